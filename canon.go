@@ -1,0 +1,151 @@
+// Package canon turns URLs into canonical keys: two URLs get the same key
+// when a profile's rules say they name the same resource, and a profile
+// that promises it never gives two different resources the same key.
+//
+// Crawlers that must not fetch a page twice, caches keyed by URL, link
+// graphs and web archives call [Normalize] and key on the result:
+//
+//	key, err := canon.Normalize("HTTP://Example.COM:80/a/./b/../c", canon.RFC3986)
+//	// key == "http://example.com/a/c"
+//
+// # Profiles
+//
+// A [Profile] is a set of [Step]s run in a fixed order. Four are
+// predefined, each following one document to the letter:
+//
+//   - [WebCapture]: the canonical form of URLs in PDF Web Capture (PDF
+//     Reference, "URL Strings"), with RFC 1808 resolution and dot rules.
+//   - [RFC3986]: syntax- and scheme-based normalization (RFC 3986 §6.2.2,
+//     §6.2.3) of the URI an input maps to (RFC 3987 §3.1). ASCII output.
+//   - [IRI]: the RFC 3987 §5.3 comparison ladder. Unicode output.
+//   - [POWDER]: the W3C POWDER canonicalization, for matching only.
+//
+// [NewProfile] builds others from the same steps, for example RFC3986 plus
+// [RemoveFragment].
+//
+// # Guarantees
+//
+// In WebCapture, RFC3986 and IRI, a percent-encoded reserved character
+// ("%2F", "%3F", "%23", "%26", "%3D", "%25", ...) is never decoded, and
+// no step merges two URLs that RFC 3986 §6 (or RFC 3987 §5) lets name
+// different resources. Every profile is idempotent:
+// Normalize(Normalize(x, p), p) == Normalize(x, p).
+//
+// # Input handling
+//
+// Leading and trailing spaces and C0 controls are trimmed. A control
+// character inside the input, a backslash in the authority or path, a
+// "%" not followed by two hex digits (in profiles that read escapes),
+// a port above 65535, a host that is not a registered name, IP literal or
+// valid IDN, a numeric host of an http-like scheme that is not a canonical
+// IPv4 address, and a missing host for http, https, ws, wss and ftp are
+// errors. Every error is an [*Error] wrapping one of the Err* sentinels;
+// on error the string result is "". Inputs longer than [MaxLength] are
+// rejected before any other work, and all work is linear in the input.
+//
+// # Performance
+//
+// Normalize parses in one pass into offsets, with a byte-class table, and
+// returns its input itself, without allocating, when it is already
+// canonical; otherwise it allocates once. [AppendNormalized] allocates
+// nothing when dst has room.
+package canon
+
+// Normalize returns the canonical form of rawURL under profile p.
+//
+// rawURL must be absolute (have a scheme) in every profile that lacks
+// [DefaultScheme]: a relative reference is an error wrapping
+// [ErrRelative]; use [NormalizeRef] to resolve it against a base first.
+// When rawURL is already canonical, Normalize returns it unchanged
+// without allocating.
+func Normalize(rawURL string, p Profile) (string, error) {
+	in, shift, f := trim(rawURL)
+	if f != nil {
+		return "", toError("Normalize", rawURL, 0, f)
+	}
+	var w writer
+	if f := normalize(&w, in, p); f != nil {
+		return "", toError("Normalize", rawURL, shift, f)
+	}
+	if !w.dirty {
+		return w.src[:w.n], nil
+	}
+	return ownedString(w.buf), nil
+}
+
+// AppendNormalized appends the canonical form of rawURL under p (see
+// [Normalize]) to dst and returns the extended buffer. It allocates
+// nothing when dst has room for the result. On error it returns dst
+// unchanged.
+func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
+	in, shift, f := trim(rawURL)
+	if f != nil {
+		return dst, toError("AppendNormalized", rawURL, 0, f)
+	}
+	w := writer{buf: dst, base: len(dst)}
+	if f := normalize(&w, in, p); f != nil {
+		return dst[:len(dst):len(dst)], toError("AppendNormalized", rawURL, shift, f)
+	}
+	if !w.dirty {
+		return append(dst, w.src[:w.n]...), nil
+	}
+	return w.buf, nil
+}
+
+// NormalizeRef makes ref absolute against base by the profile's rule, RFC
+// 1808 §4 for profiles with [ResolveRFC1808] (WebCapture) and RFC 3986
+// §5.2 otherwise, then normalizes the result as [Normalize] does. base
+// must have a scheme; it is not normalized first, so its fragment and
+// dot segments take part in resolution as the RFCs say.
+func NormalizeRef(base, ref string, p Profile) (string, error) {
+	const op = "NormalizeRef"
+	b, bshift, f := parseInput(base)
+	if f != nil {
+		return "", toError(op, base, bshift, f)
+	}
+	if b.schemeEnd < 0 {
+		return "", toError(op, base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme"))
+	}
+	r, rshift, f := parseInput(ref)
+	if f != nil {
+		return "", toError(op, ref, rshift, f)
+	}
+	var abs string
+	if p.Has(ResolveRFC1808) {
+		abs = resolve1808(&b, &r)
+	} else if r.schemeEnd >= 0 && !hasDotSegment(r.s[r.pathStart:r.pathEnd]) {
+		abs = r.s
+	} else {
+		abs = ownedString(appendResolved(make([]byte, 0, len(b.s)+len(r.s)+2), &b, &r))
+	}
+	var w writer
+	if f := normalize(&w, abs, p); f != nil {
+		// The failure is in the resolved URI, which mixes both inputs.
+		return "", toError(op, abs, 0, f)
+	}
+	if !w.dirty {
+		return w.src[:w.n], nil
+	}
+	return ownedString(w.buf), nil
+}
+
+// Equal reports whether a and b have the same canonical form under p.
+// An error from either input is returned, with a false result.
+func Equal(a, b string, p Profile) (bool, error) {
+	ka, err := Normalize(a, p)
+	if err != nil {
+		return false, relabel(err, "Equal")
+	}
+	kb, err := Normalize(b, p)
+	if err != nil {
+		return false, relabel(err, "Equal")
+	}
+	return ka == kb, nil
+}
+
+func relabel(err error, op string) error {
+	if e, ok := err.(*Error); ok {
+		e.Op = op
+	}
+	return err
+}

@@ -1,0 +1,166 @@
+package canon
+
+// RemoveDotSegments removes the "." and ".." segments of path as
+// RFC 3986 §5.2.4 describes: "/a/b/c/./../../g" -> "/a/g". A ".." that has
+// no segment left to remove is dropped ("/../g" -> "/g"). It returns path
+// itself, without allocating, when there is no dot segment to remove.
+//
+// The "." and ".." must be literal: "%2E" is a dot segment only after
+// percent-encoding normalization, which [RFC3986] does first (§6.2.2).
+func RemoveDotSegments(path string) string {
+	if !hasDotSegment(path) {
+		return path
+	}
+	b := removeDotSegmentsInPlace([]byte(path))
+	return string(b)
+}
+
+// hasDotSegment reports whether a segment of path is "." or "..".
+func hasDotSegment[T string | []byte](path T) bool {
+	for i := 0; i < len(path); i++ {
+		if path[i] != '.' || (i > 0 && path[i-1] != '/') {
+			continue
+		}
+		// path[i] starts a segment with a dot.
+		j := i + 1
+		if j < len(path) && path[j] == '.' {
+			j++
+		}
+		if j == len(path) || path[j] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
+// removeDotSegmentsInPlace runs the loop of RFC 3986 §5.2.4 with the input
+// buffer b[r:] and the output buffer b[:w] in the same array: the output
+// never grows faster than the input is consumed (w <= r), so each step can
+// write over bytes already read. Each step is named after the RFC's rule.
+// Removing the last output segment scans back over bytes that are then
+// dropped, so the whole loop is linear in len(b).
+func removeDotSegmentsInPlace(b []byte) []byte {
+	w, r, n := 0, 0, len(b)
+	at := func(i int, prefix string) bool {
+		return n-i >= len(prefix) && string(b[i:i+len(prefix)]) == prefix
+	}
+	for r < n {
+		switch {
+		// A: remove a prefix "../" or "./".
+		case at(r, "../"):
+			r += 3
+		case at(r, "./"):
+			r += 2
+		// B: replace a prefix "/./" or a final "/." with "/".
+		case at(r, "/./"):
+			r += 2
+		case r+2 == n && at(r, "/."):
+			r++
+			b[r] = '/'
+		// C: replace a prefix "/../" or a final "/.." with "/", and remove
+		// the last segment and its preceding "/" (if any) from the output.
+		case at(r, "/../"):
+			r += 3
+			w = lastSlash(b[:w])
+		case r+3 == n && at(r, "/.."):
+			r += 2
+			b[r] = '/'
+			w = lastSlash(b[:w])
+		// D: remove a final "." or "..".
+		case (r+1 == n && b[r] == '.') || (r+2 == n && at(r, "..")):
+			r = n
+		// E: move the first segment, with its leading "/" if any, to the output.
+		default:
+			start := r
+			if b[r] == '/' {
+				r++
+			}
+			for r < n && b[r] != '/' {
+				r++
+			}
+			w += copy(b[w:], b[start:r])
+		}
+	}
+	return b[:w]
+}
+
+func lastSlash(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '/' {
+			return i
+		}
+	}
+	return 0
+}
+
+// removeDotSegments1808 applies the dot-segment rules of RFC 1808 §4 step 6
+// to path, as the PDF Web Capture canonical form asks (seed 000, step 7).
+// The rules apply to the path after its leading "/" (RFC 1808 makes that
+// slash a separator, not part of the path):
+//
+//	a) every "./" whose "." is a complete segment is removed;
+//	b) a final "." that is a complete segment is removed;
+//	c) every "<segment>/../", with <segment> complete and not "..", is
+//	   removed, leftmost first, until none remains;
+//	d) a final "<segment>/..", with <segment> complete and not "..", is removed.
+//
+// Unlike RFC 3986, a ".." with no segment to cancel stays:
+// "/b/../../g" -> "/../g". Removing the leftmost match repeatedly is what a
+// stack of kept segments computes in one pass, which this does in place.
+func removeDotSegments1808(b []byte) []byte {
+	start := 0
+	if len(b) > 0 && b[0] == '/' {
+		start = 1
+	}
+	// Kept segments are b[start:w], each followed by "/" except the last;
+	// the stack top is the segment after the last "/" in b[start:w].
+	w, r, n := start, start, len(b)
+	kept := 0 // number of segments in b[start:w]
+	for r <= n {
+		e := r
+		for e < n && b[e] != '/' {
+			e++
+		}
+		seg := string(b[r:e])
+		last := e == n
+		switch {
+		case seg == ".": // rules a and b
+			if last {
+				// "a/." -> "a/": the kept segments end with "/" already,
+				// or the path is now empty.
+				return b[:w]
+			}
+		case seg == ".." && kept > 0 && topSegment(b, start, w) != "..": // rules c and d
+			w = topStart(b, start, w) // pop the top segment
+			kept--
+			if last {
+				return b[:w]
+			}
+		default:
+			w += copy(b[w:], b[r:e])
+			kept++
+			if last {
+				return b[:w]
+			}
+			b[w] = '/'
+			w++
+		}
+		r = e + 1
+	}
+	return b[:w]
+}
+
+// topSegment returns the last kept segment of b[start:w], whose bytes end
+// with "/" (w > start).
+func topSegment(b []byte, start, w int) string {
+	return string(b[topStart(b, start, w) : w-1])
+}
+
+// topStart returns where the last kept segment of b[start:w] begins.
+func topStart(b []byte, start, w int) int {
+	i := w - 1 // the "/" that ends the top segment
+	for i > start && b[i-1] != '/' {
+		i--
+	}
+	return i
+}

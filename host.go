@@ -1,0 +1,395 @@
+package canon
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+)
+
+// idnaProfile is UTS #46 nontransitional processing as the WHATWG URL
+// Standard uses it, except that it runs only on labels that need it (see
+// host): MapForLookup maps and validates labels and applies the STD3 rules,
+// BidiRule and CheckJoiners check RFC 5893 and RFC 5892, and CheckHyphens
+// is off so that real CDN names such as "r2---sn-huoa-cvhl" pass
+// (hostile-catalogue E9; UTS #46 CheckHyphens=false, as WHATWG).
+var idnaProfile = idna.New(
+	idna.MapForLookup(),
+	idna.BidiRule(),
+	idna.CheckJoiners(true),
+	idna.Transitional(false),
+	idna.CheckHyphens(false),
+)
+
+// maxIDNALabel bounds a label handed to golang.org/x/net/idna, whose
+// ToASCII takes time quadratic in the label length (one 50,000-rune
+// label: 15.7 s). A label of more bytes cannot map to an A-label of at
+// most 63 octets anyway: every rune takes at least one octet.
+const maxIDNALabel = 4 * 63
+
+// host writes the host of e.pr as the profile's host steps say and
+// returns its length in the output. The host was checked by parse unless
+// the profile decodes everything (POWDER), in which case it is checked here.
+func (e *engine) host() (int, *failure) {
+	pr, w, s, p := &e.pr, e.w, e.s, e.p
+	i, j, m := pr.hostStart, pr.hostEnd, pr.mHost
+	at := w.length()
+	switch {
+	case i == j:
+		// An empty host (file:///x); whether one is allowed is checked by run.
+	case s[i] == '[':
+		if e.mode == escapePOWDER {
+			if f := checkIPLiteral(s, i, j); f != nil {
+				return 0, f
+			}
+		}
+		e.ipLiteral(i, j)
+	case e.mode == escapePOWDER:
+		if k := firstOf(s, i, j, clsCtl|clsOutside|clsPct); k < j {
+			return 0, fail(ComponentHost, k, ErrInvalidHost, "invalid character")
+		}
+		e.lowerPOWDERHost(i, j)
+	default:
+		if f := e.regName(i, j, m); f != nil {
+			return 0, f
+		}
+	}
+	if p.Has(TrimHostDots) {
+		str, b := w.tail(at)
+		if b != nil {
+			str = string(b)
+		}
+		t := strings.TrimRight(str, ".")
+		if t == "" && str != "" {
+			return 0, fail(ComponentHost, i, ErrInvalidHost, "host is only dots")
+		}
+		w.truncate(at + len(t))
+	}
+	if e.kind.special() && !(i < j && s[i] == '[') {
+		str, b := w.tail(at)
+		if b != nil {
+			str = string(b)
+		}
+		if f := checkNumericHost(str, i); f != nil {
+			return 0, f
+		}
+	}
+	if p.Has(StripFileLocalhost) && e.kind == schemeFile {
+		str, b := w.tail(at)
+		if str == "localhost" || string(b) == "localhost" {
+			w.truncate(at)
+		}
+	}
+	return w.length() - at, nil
+}
+
+// ipLiteral writes an IP literal, lowercased up to any zone identifier
+// (RFC 6874 zone identifiers are case-sensitive).
+func (e *engine) ipLiteral(i, j int) {
+	end := j
+	if z := strings.IndexByte(e.s[i:j], '%'); z >= 0 {
+		end = i + z
+	}
+	if e.p.Has(LowercaseHost) {
+		e.lowerRun(i, end)
+	} else {
+		e.w.run(i, end)
+	}
+	e.w.run(end, j)
+}
+
+// lowerPOWDERHost writes a decoded POWDER host: lowercase (if asked), and
+// non-ASCII octets percent-encoded so that the key reads back the same.
+func (e *engine) lowerPOWDERHost(i, j int) {
+	s, w := e.s, e.w
+	lowerCase := e.p.Has(LowercaseHost)
+	start := i
+	for k := i; k < j; k++ {
+		c := s[k]
+		switch {
+		case c >= utf8.RuneSelf:
+			w.run(start, k)
+			w.escaped(c)
+			start = k + 1
+		case lowerCase && byteClass[c]&clsUpper != 0:
+			w.run(start, k)
+			w.byte(c + ('a' - 'A'))
+			start = k + 1
+		}
+	}
+	w.run(start, j)
+}
+
+// regName writes a registered name (RFC 3986 §3.2.2): letters lowercased,
+// percent-encoded unreserved octets decoded and other escapes uppercased
+// as the profile says, and non-ASCII labels through IDNA.
+func (e *engine) regName(i, j int, m uint16) *failure {
+	s, w, p := e.s, e.w, e.p
+	idnaOn := p.Has(HostToASCII) || p.Has(HostToUnicode)
+	lowerCase := p.Has(LowercaseHost)
+	if m&(clsPct|clsNonASCII) == 0 && !(p.Has(HostToUnicode) && hasACEPrefix(s[i:j])) {
+		// The common case: an ASCII name.
+		if lowerCase && m&clsUpper != 0 {
+			e.lowerRun(i, j)
+		} else {
+			w.run(i, j)
+		}
+		return nil
+	}
+	if idnaOn && (m&clsNonASCII != 0 || p.Has(HostToUnicode) || decodesToNonASCII(s, i, j)) {
+		return e.idnaHost(i, j)
+	}
+	decode := p.Has(DecodeUnreserved) || p.Has(DecodeIUnreserved)
+	encode := e.mode == escapeURI
+	start := i
+	for k := i; k < j; {
+		c := s[k]
+		switch {
+		case c == '%' && e.mode != escapeKeep:
+			// parse checked the triplet.
+			v := unhex(s[k+1])<<4 | unhex(s[k+2])
+			switch {
+			case decode && byteClass[v]&clsUnreserved != 0:
+				w.run(start, k)
+				if lowerCase {
+					v = lower(v)
+				}
+				w.byte(v)
+			case p.Has(UppercaseEscapes):
+				w.run(start, k)
+				w.byte('%')
+				w.byte(upper(s[k+1]))
+				w.byte(upper(s[k+2]))
+			default:
+				k += 3
+				continue
+			}
+			k += 3
+			start = k
+			continue
+		case c == '%':
+			k += 3
+			continue
+		case c >= utf8.RuneSelf && encode:
+			w.run(start, k)
+			w.escaped(c)
+			start = k + 1
+		case lowerCase && byteClass[c]&clsUpper != 0:
+			w.run(start, k)
+			w.byte(c + ('a' - 'A'))
+			start = k + 1
+		}
+		k++
+	}
+	w.run(start, j)
+	return nil
+}
+
+func hasACEPrefix(h string) bool {
+	for len(h) >= 4 {
+		if (h[0]|0x20) == 'x' && (h[1]|0x20) == 'n' && h[2] == '-' && h[3] == '-' {
+			return true
+		}
+		k := strings.IndexByte(h, '.')
+		if k < 0 {
+			return false
+		}
+		h = h[k+1:]
+	}
+	return false
+}
+
+// decodesToNonASCII reports whether s[i:j] has an escape of a non-ASCII octet.
+func decodesToNonASCII(s string, i, j int) bool {
+	for k := i; k+2 < j; k++ {
+		if s[k] == '%' && s[k+1] >= '8' {
+			return true
+		}
+	}
+	return false
+}
+
+// idnaHost writes a host that holds non-ASCII or, for HostToUnicode,
+// "xn--" labels. Percent-encoded octets are decoded first (they must be
+// UTF-8: RFC 3987 §3.1, RFC 3986 §3.2.2), then each label is converted on
+// its own: ASCII labels are kept (lowercased), so that "xn--" labels are
+// never replaced by a decoded form in HostToASCII, and only labels that
+// need it reach golang.org/x/net/idna.
+func (e *engine) idnaHost(i, j int) *failure {
+	s, w := e.s, e.w
+	host := s[i:j]
+	if strings.IndexByte(host, '%') >= 0 {
+		// Decode unreserved and non-ASCII octets; escapes of sub-delims
+		// stay encoded (uppercased), never decoded.
+		b := make([]byte, 0, len(host))
+		for k := 0; k < len(host); k++ {
+			if host[k] != '%' {
+				b = append(b, host[k])
+				continue
+			}
+			v := unhex(host[k+1])<<4 | unhex(host[k+2])
+			if v >= utf8.RuneSelf || byteClass[v]&clsUnreserved != 0 {
+				b = append(b, v)
+			} else {
+				b = append(b, '%', upper(host[k+1]), upper(host[k+2]))
+			}
+			k += 2
+		}
+		host = string(b)
+	}
+	if !utf8.ValidString(host) {
+		return fail(ComponentHost, i, ErrInvalidHost, "invalid UTF-8 in host")
+	}
+	toUnicode := e.p.Has(HostToUnicode)
+	var out []byte
+	for len(host) > 0 || out == nil {
+		label := host
+		rest := ""
+		if k := strings.IndexByte(host, '.'); k >= 0 {
+			label, rest = host[:k], host[k:]
+		}
+		conv, f := convertLabel(label, toUnicode)
+		if f != nil {
+			f.off = i
+			return f
+		}
+		out = append(out, conv...)
+		if rest == "" {
+			break
+		}
+		out = append(out, '.')
+		host = rest[1:]
+		if host == "" {
+			break
+		}
+	}
+	w.replaceTail(w.length(), out)
+	return nil
+}
+
+// convertLabel converts one host label for idnaHost.
+func convertLabel(label string, toUnicode bool) (string, *failure) {
+	ascii := true
+	for k := 0; k < len(label); k++ {
+		if label[k] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii && !(toUnicode && hasACEPrefix(label)) {
+		return lowerKeepEscapes(label), nil
+	}
+	if len(label) > maxIDNALabel {
+		return "", fail(ComponentHost, 0, ErrInvalidHost, "label too long for IDNA")
+	}
+	a, err := idnaProfile.ToASCII(label)
+	if err != nil || a == "" || !labelsFit(a) {
+		return "", fail(ComponentHost, 0, ErrInvalidHost, "invalid international domain name")
+	}
+	if !toUnicode {
+		return a, nil
+	}
+	u, err := idnaProfile.ToUnicode(a)
+	if err != nil || u == "" {
+		return "", fail(ComponentHost, 0, ErrInvalidHost, "invalid international domain name")
+	}
+	// An "xn--" label must be the A-label of what it decodes to; golang.org/x/net/idna
+	// returns colliding strings for some bogus ones with a nil error
+	// (hostile-catalogue E6).
+	if back, err := idnaProfile.ToASCII(u); err != nil || back != a || (ascii && a != strings.ToLower(label)) {
+		return "", fail(ComponentHost, 0, ErrInvalidHost, "invalid international domain name")
+	}
+	return u, nil
+}
+
+// lowerKeepEscapes lowercases the ASCII letters of label except the hex
+// digits of its percent-encoded triplets.
+func lowerKeepEscapes(label string) string {
+	b := []byte(label)
+	for k := 0; k < len(b); k++ {
+		if b[k] == '%' {
+			k += 2
+			continue
+		}
+		b[k] = lower(b[k])
+	}
+	return string(b)
+}
+
+// labelsFit reports whether every label of the A-label form h is 1 to 63
+// octets long (RFC 1034 §3.1, RFC 5890 §2.3.2.1).
+func labelsFit(h string) bool {
+	for _, l := range strings.Split(h, ".") {
+		if len(l) == 0 || len(l) > 63 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkNumericHost rejects a host whose last label is a number but which
+// is not an IPv4 address in canonical dotted-decimal form. Browsers read
+// "0x7f.1", "2130706433" and "127.1" as 127.0.0.1, while RFC 3986 reads
+// them as registered names: rather than keep a key that names another
+// host than the one a browser would contact, the input is rejected
+// (WHATWG URL "ends in a number"; hostile-catalogue E12, E13).
+func checkNumericHost(h string, off int) *failure {
+	t := strings.TrimSuffix(h, ".")
+	last := t
+	if k := strings.LastIndexByte(t, '.'); k >= 0 {
+		last = t[k+1:]
+	}
+	if last == "" || !isNumericLabel(last) {
+		return nil
+	}
+	if t == h && isCanonicalIPv4(h) {
+		return nil
+	}
+	return fail(ComponentHost, off, ErrInvalidHost, "numeric host that is not a canonical IPv4 address")
+}
+
+func isNumericLabel(l string) bool {
+	if len(l) >= 2 && l[0] == '0' && (l[1]|0x20) == 'x' {
+		for k := 2; k < len(l); k++ {
+			if !isHex(l[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	for k := 0; k < len(l); k++ {
+		if l[k] < '0' || l[k] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isCanonicalIPv4 reports whether h is four decimal octets, each 0-255
+// without leading zeros.
+func isCanonicalIPv4(h string) bool {
+	for part := 0; part < 4; part++ {
+		n := 0
+		for n < len(h) && h[n] >= '0' && h[n] <= '9' {
+			n++
+		}
+		if n == 0 || n > 3 || (n > 1 && h[0] == '0') {
+			return false
+		}
+		v := 0
+		for k := 0; k < n; k++ {
+			v = v*10 + int(h[k]-'0')
+		}
+		if v > 255 {
+			return false
+		}
+		h = h[n:]
+		if part < 3 {
+			if h == "" || h[0] != '.' {
+				return false
+			}
+			h = h[1:]
+		}
+	}
+	return h == ""
+}

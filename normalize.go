@@ -1,0 +1,454 @@
+package canon
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// schemeKind is what the scheme-based steps need to know of a scheme.
+type schemeKind uint8
+
+const (
+	schemeOther schemeKind = iota
+	schemeHTTP
+	schemeHTTPS
+	schemeWS
+	schemeWSS
+	schemeFTP
+	schemeFile
+)
+
+func kindOf(scheme string) schemeKind {
+	// Compare case-insensitively without allocating: schemes are ASCII.
+	switch len(scheme) {
+	case 2:
+		if strings.EqualFold(scheme, "ws") {
+			return schemeWS
+		}
+	case 3:
+		switch {
+		case strings.EqualFold(scheme, "ftp"):
+			return schemeFTP
+		case strings.EqualFold(scheme, "wss"):
+			return schemeWSS
+		}
+	case 4:
+		switch {
+		case strings.EqualFold(scheme, "http"):
+			return schemeHTTP
+		case strings.EqualFold(scheme, "file"):
+			return schemeFile
+		}
+	case 5:
+		if strings.EqualFold(scheme, "https") {
+			return schemeHTTPS
+		}
+	}
+	return schemeOther
+}
+
+// defaultPort is the port RFC 3986 §6.2.3 lets us remove: the one the
+// scheme's specification defines (RFC 9110 §4.2, RFC 6455 §3, RFC 1738
+// §3.2). -1 when the scheme has none here.
+func (k schemeKind) defaultPort() int {
+	switch k {
+	case schemeHTTP, schemeWS:
+		return 80
+	case schemeHTTPS, schemeWSS:
+		return 443
+	case schemeFTP:
+		return 21
+	}
+	return -1
+}
+
+// needsHost reports whether the scheme's specification requires a
+// non-empty host (RFC 9110 §4.2.1: a recipient "MUST reject" an http URI
+// with an empty host; RFC 6455 §3; RFC 1738 §3.2). An input such as
+// "http:/evil.com/" or "http:///evil.com/" is an error rather than a guess
+// at what a browser would make of it (hostile-catalogue A4, A5).
+func (k schemeKind) needsHost() bool {
+	return k >= schemeHTTP && k <= schemeFTP
+}
+
+// special reports whether hosts of the scheme are DNS names or IP
+// addresses, which is when a numeric host must be a canonical IPv4.
+func (k schemeKind) special() bool { return k != schemeOther }
+
+// engine carries one run of a profile over one input.
+type engine struct {
+	w    *writer
+	s    string
+	pr   parts
+	p    Profile
+	mode escapeMode
+	kind schemeKind
+}
+
+// normalize runs profile p over the trimmed input in, writing to w.
+// w.src may be replaced by a rewritten input (DefaultScheme, DecodeAll,
+// PlusToSpace); failures found after such a rewrite have offset -1.
+func normalize(w *writer, in string, p Profile) *failure {
+	s := in
+	rewritten := false
+	if p.steps&(1<<DefaultScheme|1<<DecodeAll|1<<PlusToSpace) != 0 {
+		var f *failure
+		s, f = prepass(in, p)
+		if f != nil {
+			return f
+		}
+		rewritten = len(s) != len(in) || s != in
+	}
+	w.src = s
+	e := engine{w: w, s: s, p: p, mode: p.escapeMode()}
+	var f *failure
+	e.pr, f = parse(s, e.mode == escapePOWDER)
+	if f == nil {
+		f = e.run()
+	}
+	if f != nil && rewritten {
+		f.off = -1
+	}
+	return f
+}
+
+func (e *engine) run() *failure {
+	pr, w, s, p := &e.pr, e.w, e.s, e.p
+	if pr.schemeEnd < 0 {
+		return fail(ComponentScheme, 0, ErrRelative, "missing scheme")
+	}
+	e.kind = kindOf(s[:pr.schemeEnd])
+
+	// Scheme (RFC 3986 §3.1, §6.2.2.1).
+	if p.Has(LowercaseScheme) && pr.mScheme&clsUpper != 0 {
+		e.lowerRun(0, pr.schemeEnd)
+	} else {
+		w.run(0, pr.schemeEnd)
+	}
+	w.byte(':')
+
+	// Authority (§3.2).
+	hostLen := 0
+	if pr.hasAuth {
+		w.str("//")
+		if pr.hasUser {
+			if f := e.component(pr.authStart, pr.userEnd, pr.mUser, ComponentUserinfo); f != nil {
+				return f
+			}
+			w.byte('@')
+		}
+		var f *failure
+		if hostLen, f = e.host(); f != nil {
+			return f
+		}
+		if f := e.port(); f != nil {
+			return f
+		}
+	}
+	if e.kind.needsHost() && hostLen == 0 {
+		return fail(ComponentHost, pr.authStart, ErrInvalidHost, "missing host")
+	}
+
+	// Path (§3.3).
+	pathAt := w.length()
+	if f := e.component(pr.pathStart, pr.pathEnd, pr.mPath, ComponentPath); f != nil {
+		return f
+	}
+	e.dots(pathAt)
+	if w.length() == pathAt && pr.hasAuth &&
+		(p.Has(AddRootPath) || (p.Has(AddHTTPRootPath) && e.kind.defaultPort() > 0)) {
+		w.byte('/')
+	}
+
+	// Query (§3.4) and fragment (§3.5).
+	if pr.hasQuery {
+		w.byte('?')
+		if f := e.component(pr.queryStart, pr.queryEnd, pr.mQuery, ComponentQuery); f != nil {
+			return f
+		}
+	}
+	if pr.hasFrag && !p.Has(RemoveFragment) {
+		w.byte('#')
+		if f := e.component(pr.fragStart, len(s), pr.mFrag, ComponentFragment); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// lowerRun writes s[i:j] with ASCII letters lowercased.
+func (e *engine) lowerRun(i, j int) {
+	s, w := e.s, e.w
+	start := i
+	for k := i; k < j; k++ {
+		if c := s[k]; byteClass[c]&clsUpper != 0 {
+			w.run(start, k)
+			w.byte(c + ('a' - 'A'))
+			start = k + 1
+		}
+	}
+	w.run(start, j)
+}
+
+// port writes the port as the profile's port steps say.
+func (e *engine) port() *failure {
+	pr, w, s := &e.pr, e.w, e.s
+	if !pr.hasPort {
+		return nil
+	}
+	i, j := pr.hostEnd+1, pr.authEnd
+	v, f := portValue(s, i, j) // checked by parse; cannot fail
+	if f != nil {
+		return f
+	}
+	switch {
+	case e.p.Has(RemoveDefaultPort):
+		if v < 0 || v == e.kind.defaultPort() {
+			return nil
+		}
+		for i < j-1 && s[i] == '0' { // leading zeros (§3.2.3 port = *DIGIT)
+			i++
+		}
+	case e.p.Has(RemoveHTTPFTPPort):
+		if (v == 80 && e.kind == schemeHTTP) || (v == 21 && e.kind == schemeFTP) {
+			return nil
+		}
+	}
+	w.byte(':')
+	w.run(i, j)
+	return nil
+}
+
+// notAllowed returns the byte class of bytes that cannot stay raw in comp.
+func notAllowed(comp Component) uint16 {
+	switch comp {
+	case ComponentPath:
+		return clsNotPath
+	case ComponentUserinfo:
+		return clsNotUser
+	}
+	return clsNotQuery
+}
+
+// component writes s[i:j], a userinfo, path, query or fragment whose byte
+// classes are m, applying the profile's percent-encoding steps.
+func (e *engine) component(i, j int, m uint16, comp Component) *failure {
+	w, s := e.w, e.s
+	var look uint16 // the classes that need a closer look in this mode
+	switch e.mode {
+	case escapeKeep:
+		w.run(i, j)
+		return nil
+	case escapeNorm:
+		look = clsPct
+	case escapePOWDER:
+		look = clsPct | clsCtl | clsNonASCII | clsOutside
+	default:
+		look = notAllowed(comp)
+	}
+	if m&look == 0 {
+		w.run(i, j)
+		return nil
+	}
+	if e.mode == escapePOWDER {
+		e.powderEscape(i, j)
+		return nil
+	}
+	p := e.p
+	at := w.length()
+	decUnres, upperHex := p.Has(DecodeUnreserved), p.Has(UppercaseEscapes)
+	decIRI := p.Has(DecodeIUnreserved)
+	inQuery := comp == ComponentQuery
+	start := i
+	for k := i; k < j; {
+		c := s[k]
+		if byteClass[c]&look == 0 {
+			k++
+			continue
+		}
+		switch {
+		case c == '%':
+			if !validEscapeBefore(s, k, j) {
+				return fail(comp, k, ErrInvalidEscape, "invalid percent-encoding")
+			}
+			v := unhex(s[k+1])<<4 | unhex(s[k+2])
+			if decUnres && byteClass[v]&clsUnreserved != 0 {
+				w.run(start, k)
+				w.byte(v)
+				k += 3
+				start = k
+				continue
+			}
+			if decIRI && v >= 0x80 {
+				if r, size := decodeEscapedRune(s, k, j); size > 0 && iriAllowed(r, inQuery) {
+					w.run(start, k)
+					var b [utf8.UTFMax]byte
+					n := utf8.EncodeRune(b[:], r)
+					for _, x := range b[:n] {
+						w.byte(x)
+					}
+					k += size
+					start = k
+					continue
+				}
+			}
+			if upperHex && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])) {
+				w.run(start, k)
+				w.byte('%')
+				w.byte(upper(s[k+1]))
+				w.byte(upper(s[k+2]))
+				k += 3
+				start = k
+				continue
+			}
+			k += 3
+		case c >= utf8.RuneSelf && e.mode == escapeIRI:
+			r, size := utf8.DecodeRuneInString(s[k:j])
+			if (r != utf8.RuneError || size > 1) && iriAllowed(r, inQuery) {
+				k += size
+				continue
+			}
+			w.run(start, k)
+			for x := k; x < k+size; x++ {
+				w.escaped(s[x])
+			}
+			k += size
+			start = k
+		case e.mode == escapeURI || e.mode == escapeIRI:
+			w.run(start, k)
+			w.escaped(c)
+			k++
+			start = k
+		default:
+			k++ // escapeNorm keeps characters outside the grammar
+		}
+	}
+	w.run(start, j)
+	if p.Has(NFC) && m&(clsNonASCII|clsPct) != 0 {
+		e.nfc(at)
+	}
+	return nil
+}
+
+func isUpperHex(c byte) bool { return c <= '9' || c >= 'A' && c <= 'F' }
+
+// powderEscape writes s[i:j] of a decoded POWDER input with the octets
+// that would not read back the same encoded: "%", space, "\", control
+// characters, DEL and non-ASCII (and the rest of clsOutside is kept).
+func (e *engine) powderEscape(i, j int) {
+	w, s := e.w, e.s
+	start := i
+	for k := i; k < j; k++ {
+		c := s[k]
+		if c == '%' || c <= ' ' || c == '\\' || c >= 0x7f {
+			w.run(start, k)
+			w.escaped(c)
+			start = k + 1
+		}
+	}
+	w.run(start, j)
+}
+
+// nfc normalizes to NFC the output from offset at on, run by run between
+// percent-encoded triplets (RFC 3987 §5.3.2.2): an escape is an encoding
+// artifact, and letting "%3A" + U+0301 compose to "%3Á" would corrupt it.
+// The check is quick and allocation-free when the text is already NFC.
+func (e *engine) nfc(at int) {
+	str, b := e.w.tail(at)
+	if b != nil {
+		if isNFCRuns(b) {
+			return
+		}
+		str = string(b)
+	} else if isNFCRuns(str) {
+		return
+	}
+	out := make([]byte, 0, len(str)+len(str)/2)
+	for len(str) > 0 {
+		k := strings.IndexByte(str, '%')
+		if k < 0 {
+			k = len(str)
+		}
+		out = norm.NFC.AppendString(out, str[:k])
+		if k == len(str) {
+			break
+		}
+		out = append(out, str[k:k+3]...) // a valid triplet: checked by component
+		str = str[k+3:]
+	}
+	e.w.replaceTail(at, out)
+}
+
+// isNFCRuns reports whether each run of t between "%" triplets is NFC.
+func isNFCRuns[T string | []byte](t T) bool {
+	start := 0
+	for k := 0; k <= len(t); k++ {
+		if k < len(t) && t[k] != '%' {
+			continue
+		}
+		run := t[start:k]
+		ascii := true
+		for x := 0; x < len(run); x++ {
+			if run[x] >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+		}
+		if !ascii && !norm.NFC.IsNormalString(string(run)) {
+			return false
+		}
+		k += 2
+		start = k + 1
+	}
+	return true
+}
+
+// dots removes dot segments from the path written at offset pathAt.
+func (e *engine) dots(pathAt int) {
+	w := e.w
+	one808 := e.p.Has(RemoveDots1808)
+	if !one808 && !e.p.Has(RemoveDots) {
+		return
+	}
+	str, b := w.tail(pathAt)
+	if b == nil {
+		if !hasDotSegment(str) {
+			e.fixDoubleSlash(pathAt)
+			return
+		}
+		w.spill()
+		_, b = w.tail(pathAt)
+	} else if !hasDotSegment(b) {
+		e.fixDoubleSlash(pathAt)
+		return
+	}
+	var out []byte
+	if one808 {
+		out = removeDotSegments1808(b)
+	} else {
+		out = removeDotSegmentsInPlace(b)
+	}
+	w.truncate(pathAt + len(out))
+	e.fixDoubleSlash(pathAt)
+}
+
+// fixDoubleSlash writes a path that starts with "//" in a URI without an
+// authority as "/.//": otherwise it would read back as an authority
+// (RFC 3986 §3.3; WHATWG URL "/." rule, hostile-catalogue F8).
+func (e *engine) fixDoubleSlash(pathAt int) {
+	if e.pr.hasAuth {
+		return
+	}
+	str, b := e.w.tail(pathAt)
+	if b != nil {
+		if len(b) >= 2 && b[0] == '/' && b[1] == '/' {
+			e.w.replaceTail(pathAt, append([]byte("/."), b...))
+		}
+		return
+	}
+	if strings.HasPrefix(str, "//") {
+		e.w.replaceTail(pathAt, append([]byte("/."), str...))
+	}
+}

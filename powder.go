@@ -1,0 +1,95 @@
+package canon
+
+import "strings"
+
+// prepass rewrites the input for the steps that act before parsing:
+// DecodeAll, DefaultScheme and PlusToSpace, in the order of the POWDER
+// text (seed 001): decode every triplet, then "+" to space, with the
+// scheme defaulted to http. It returns in itself when nothing changes,
+// and otherwise builds the new input in one buffer.
+func prepass(in string, p Profile) (string, *failure) {
+	decodeAll := p.Has(DecodeAll)
+	if decodeAll {
+		// DecodeAll parses the decoded input leniently, so the raw input
+		// is checked here against the same policy as in other profiles:
+		// no control characters, no backslash before the query.
+		if k := firstOf(in, 0, len(in), clsCtl); k < len(in) {
+			return "", fail(ComponentURL, k, ErrInvalidChar, "control character")
+		}
+		end := len(in)
+		if k := strings.IndexAny(in, "?#"); k >= 0 {
+			end = k
+		}
+		if k := strings.IndexByte(in[:end], '\\'); k >= 0 {
+			return "", fail(ComponentURL, k, ErrInvalidChar, "backslash")
+		}
+	}
+	decode := decodeAll && strings.IndexByte(in, '%') >= 0
+	if !decode && !p.Has(DefaultScheme) && !(p.Has(PlusToSpace) && strings.IndexByte(in, '+') >= 0) {
+		return in, nil
+	}
+
+	// Room for the default scheme in front, so that no copy is needed
+	// when it turns out to be missing.
+	const prefix = "http://"
+	b := make([]byte, len(prefix), len(prefix)+len(in))
+	for k := 0; k < len(in); k++ {
+		c := in[k]
+		if c == '%' && decode && validEscape(in, k) {
+			c = unhex(in[k+1])<<4 | unhex(in[k+2])
+			k += 2
+		}
+		b = append(b, c)
+	}
+	body := b[len(prefix):]
+	start := len(prefix)
+	schemeEnd := schemeLength(body)
+	if schemeEnd < 0 && p.Has(DefaultScheme) {
+		if len(body) >= 2 && body[0] == '/' && body[1] == '/' {
+			start = 2 // "http:" + "//..."
+		} else {
+			start = 0
+		}
+		copy(b[start:], prefix[:len(prefix)-start])
+		schemeEnd = 4
+	} else if schemeEnd >= 0 {
+		schemeEnd += start
+	}
+	if p.Has(PlusToSpace) {
+		// The scheme cannot hold a space ("svn+ssh" stays).
+		for k := max(schemeEnd, start); k < len(b); k++ {
+			if b[k] == '+' {
+				b[k] = ' '
+			}
+		}
+	}
+	s := ownedString(b[start:])
+	if s == in {
+		return in, nil
+	}
+	return s, nil
+}
+
+// schemeLength returns the length of the scheme of b, or -1 when b has
+// none in the sense of DefaultScheme: b must start with
+// ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":", and what follows the
+// ":" must not be a port (digits up to the end, "/", "?" or "#"), so that
+// "www.example.com:8080/x" and "localhost:80" have no scheme while
+// "mailto:joe@example.com" and "urn:isbn:0451450523" have one.
+func schemeLength(b []byte) int {
+	i := 0
+	for i < len(b) && byteClass[b[i]]&clsScheme != 0 {
+		i++
+	}
+	if i == 0 || i == len(b) || b[i] != ':' || (b[0]|0x20) < 'a' || (b[0]|0x20) > 'z' {
+		return -1
+	}
+	k := i + 1
+	for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+		k++
+	}
+	if k > i+1 && (k == len(b) || b[k] == '/' || b[k] == '?' || b[k] == '#') {
+		return -1 // host ":" port
+	}
+	return i
+}

@@ -1,0 +1,349 @@
+package canon
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Step is one transformation of a canonicalization profile. The constants
+// are declared in the order a profile runs them: a profile is a set of
+// steps, and the order is this one, whatever order they were given in.
+//
+// Each step's comment gives an example and the specification it comes
+// from. Steps that look at the scheme compare it case-insensitively.
+type Step uint8
+
+const (
+	// DefaultScheme reads an input without a scheme as "http://" + input,
+	// or "http:" + input when it starts with "//" (POWDER, seed 001).
+	// An input has a scheme when it starts with scheme ":" and what
+	// follows the ":" is not a port: "localhost:8080/x" has none.
+	//	www.example.com -> http://www.example.com/
+	DefaultScheme Step = iota
+
+	// DecodeAll converts every percent-encoded triplet of the input to
+	// its octet, once, before parsing (POWDER, seed 001). "%" not followed
+	// by two hex digits stays a literal "%". The result is written with
+	// "%", space, "\", control characters and non-ASCII octets encoded,
+	// which is what keeps it idempotent. This step merges resources that
+	// RFC 3986 keeps apart ("%2F" and "/"): it makes keys for matching,
+	// not for fetching.
+	//	http%3A%2F%2Fwww.example.com%2Ffoo -> http://www.example.com/foo
+	DecodeAll
+
+	// PlusToSpace replaces every "+" after the scheme with a space,
+	// after DecodeAll if both are on (POWDER, seed 001).
+	//	http://h/?q=a+b -> http://h/?q=a%20b
+	PlusToSpace
+
+	// ResolveRFC1808 makes NormalizeRef resolve with RFC 1808 §4 instead
+	// of RFC 3986 §5.2 (PDF Web Capture, seed 000, step 1).
+	//	base http://a/b/c/d;p?q, ref ../../../g -> http://a/../g
+	ResolveRFC1808
+
+	// RemoveFragment strips the leftmost "#" and everything after it
+	// (PDF Web Capture step 2; RFC 3986 §6.1 for network actions).
+	//	http://h/p#sec -> http://h/p
+	RemoveFragment
+
+	// LowercaseScheme lowercases the scheme (RFC 3986 §6.2.2.1; PDF step 3).
+	//	HTTP://h/ -> http://h/
+	LowercaseScheme
+
+	// LowercaseHost lowercases the ASCII letters of the host, IP literals
+	// included, but not the hex digits of percent-encodings nor an
+	// RFC 6874 zone identifier (RFC 3986 §6.2.2.1; PDF step 4).
+	//	http://Example.COM/ -> http://example.com/
+	LowercaseHost
+
+	// HostToASCII converts each non-ASCII label of the host to an A-label
+	// with UTS #46 nontransitional processing (golang.org/x/net/idna);
+	// ASCII labels, "xn--" ones included, are kept as written (RFC 3987
+	// §3.1 step 2).
+	//	http://Résumé.example/ -> http://xn--rsum-bpad.example/
+	HostToASCII
+
+	// HostToUnicode converts each label of the host to its Unicode form:
+	// "xn--" labels are decoded and must round-trip, non-ASCII labels are
+	// mapped and validated by UTS #46 (RFC 3987 §5.3.3).
+	//	http://xn--rsum-bpad.example/ -> http://résumé.example/
+	HostToUnicode
+
+	// TrimHostDots removes trailing "." characters from the host (POWDER).
+	//	http://www.example.com./ -> http://www.example.com/
+	TrimHostDots
+
+	// StripFileLocalhost removes the host "localhost" from file URLs
+	// (PDF Web Capture step 5).
+	//	file://localhost/etc/hosts -> file:///etc/hosts
+	StripFileLocalhost
+
+	// RemoveHTTPFTPPort removes port 80 from http and port 21 from ftp
+	// URLs, the only defaults the PDF names (PDF Web Capture step 6).
+	//	http://h:80/ -> http://h/
+	RemoveHTTPFTPPort
+
+	// RemoveDefaultPort removes an empty port and the default port of
+	// http (80), https (443), ws (80), wss (443) and ftp (21), and the
+	// leading zeros of any other port (RFC 3986 §6.2.3, §3.2.3).
+	//	https://h:443/ -> https://h/,  http://h:/ -> http://h/
+	RemoveDefaultPort
+
+	// EncodeToURI percent-encodes, as UTF-8 with uppercase hex, every
+	// character outside the URI grammar of its component: non-ASCII,
+	// space, " < > [ \ ] ^ ` { | } and DEL (RFC 3987 §3.1). A "%" that is
+	// not followed by two hex digits is an error (ErrInvalidEscape).
+	//	http://h/a b/é -> http://h/a%20b/%C3%A9
+	EncodeToURI
+
+	// EncodeToIRI is EncodeToURI for IRIs: ucschar stays unencoded (and
+	// iprivate in the query), but invalid UTF-8, the bidi formatting
+	// characters of RFC 3987 §4.1 and other non-ASCII are encoded
+	// (RFC 3987 §2.2).
+	//	http://h/é\u200e -> http://h/é%E2%80%8E
+	EncodeToIRI
+
+	// UppercaseEscapes writes the hex digits of percent-encodings in
+	// uppercase (RFC 3986 §6.2.2.1).
+	//	http://h/a%2fb -> http://h/a%2Fb
+	UppercaseEscapes
+
+	// DecodeUnreserved decodes percent-encoded unreserved characters
+	// (ALPHA DIGIT - . _ ~) and nothing else (RFC 3986 §6.2.2.2).
+	//	http://h/%7Euser -> http://h/~user
+	DecodeUnreserved
+
+	// DecodeIUnreserved decodes percent-encoded UTF-8 sequences of
+	// ucschar (and of iprivate in the query) that EncodeToIRI would leave
+	// unencoded (RFC 3987 §5.3.2.3).
+	//	http://h/r%C3%A9sum%C3%A9 -> http://h/résumé
+	DecodeIUnreserved
+
+	// NFC normalizes the text of userinfo, path, query and fragment to
+	// Unicode Normalization Form C (RFC 3987 §5.3.2.2). Percent-encoded
+	// triplets are barriers: no character composes with their hex digits.
+	//	http://h/e\u0301 -> http://h/é
+	NFC
+
+	// RemoveDots removes dot segments from the path (RFC 3986 §5.2.4,
+	// §6.2.2.3). A path that would then start with "//" without an
+	// authority is written "/.//" (WHATWG).
+	//	http://h/a/./b/../c -> http://h/a/c
+	RemoveDots
+
+	// RemoveDots1808 removes dot segments with the rules of RFC 1808 §4
+	// step 6; a ".." with no segment to cancel stays (PDF step 7).
+	//	http://a/b/../../g -> http://a/../g
+	RemoveDots1808
+
+	// AddRootPath writes an empty path as "/" when there is an authority,
+	// whatever the scheme (POWDER).
+	//	foo://h -> foo://h/
+	AddRootPath
+
+	// AddHTTPRootPath writes an empty path as "/" when there is an
+	// authority and the scheme is http, https, ws, wss or ftp
+	// (RFC 3986 §6.2.3).
+	//	http://h?q -> http://h/?q
+	AddHTTPRootPath
+
+	numSteps
+)
+
+var stepNames = [numSteps]string{
+	"DefaultScheme", "DecodeAll", "PlusToSpace", "ResolveRFC1808", "RemoveFragment",
+	"LowercaseScheme", "LowercaseHost", "HostToASCII", "HostToUnicode", "TrimHostDots",
+	"StripFileLocalhost", "RemoveHTTPFTPPort", "RemoveDefaultPort", "EncodeToURI", "EncodeToIRI",
+	"UppercaseEscapes", "DecodeUnreserved", "DecodeIUnreserved", "NFC", "RemoveDots",
+	"RemoveDots1808", "AddRootPath", "AddHTTPRootPath",
+}
+
+// String returns the step's name, as in the source: "RemoveFragment".
+func (s Step) String() string {
+	if s < numSteps {
+		return stepNames[s]
+	}
+	return "Step(" + strconv.Itoa(int(s)) + ")"
+}
+
+// ParseStep returns the step whose name is name, ignoring case.
+func ParseStep(name string) (Step, error) {
+	for i, n := range stepNames {
+		if strings.EqualFold(n, name) {
+			return Step(i), nil
+		}
+	}
+	return 0, errors.New("canon: unknown step " + strconv.Quote(name))
+}
+
+// Profile is a canonicalization profile: a set of [Step]s, run in the
+// order the Step constants are declared. It is a small comparable value
+// (usable as a map key); profiles with the same steps are ==.
+//
+// The zero Profile has no step: Normalize then only validates, trims and
+// requires a scheme, and returns its input otherwise unchanged.
+//
+// The steps of the predefined profiles are fixed for this major version:
+// keys made today stay the same, except where golang.org/x/net/idna or
+// golang.org/x/text change their Unicode tables (IDN hosts, NFC).
+type Profile struct {
+	steps uint32
+}
+
+// Predefined profiles. Each follows one of the documents this package was
+// written from (see the README's table); the String method lists the steps.
+var (
+	// WebCapture is the canonical form of URLs in PDF Web Capture
+	// content sets (PDF Reference, "URL Strings", seed 000): exactly the
+	// seven steps of the PDF. It changes no percent-encoding ("one and
+	// only one encoding pass") and adds no "/" to an empty path.
+	WebCapture = mustProfile(ResolveRFC1808, RemoveFragment, LowercaseScheme, LowercaseHost,
+		StripFileLocalhost, RemoveHTTPFTPPort, RemoveDots1808)
+
+	// RFC3986 is syntax-based and scheme-based normalization (RFC 3986
+	// §6.2.2 and §6.2.3) of the URI that RFC 3987 §3.1 maps the input to.
+	// It never changes which resource the URI names, and its output is
+	// always an ASCII URI.
+	RFC3986 = mustProfile(LowercaseScheme, LowercaseHost, HostToASCII, RemoveDefaultPort,
+		EncodeToURI, UppercaseEscapes, DecodeUnreserved, RemoveDots, AddHTTPRootPath)
+
+	// IRI is the comparison ladder of RFC 3987 §5.3 up to scheme-based
+	// normalization: RFC3986's case and scheme-based steps, NFC,
+	// percent-decoding of ucschar, and hosts as Unicode. Its output is an
+	// IRI: Unicode wherever RFC 3987 allows it.
+	IRI = mustProfile(LowercaseScheme, LowercaseHost, HostToUnicode, RemoveDefaultPort,
+		EncodeToIRI, UppercaseEscapes, DecodeUnreserved, DecodeIUnreserved, NFC, RemoveDots, AddHTTPRootPath)
+
+	// POWDER is the URI canonicalization of the W3C POWDER working group
+	// (seed 001): decode every percent-encoding, "+" to space, default
+	// scheme http, lowercase scheme and host, strip trailing dots from the
+	// host, "/" for an empty path. Its keys are for matching URIs against
+	// patterns, NOT for fetching: it merges "%2F" with "/", "+" with
+	// space, "%3F" with "?".
+	POWDER = mustProfile(DefaultScheme, DecodeAll, PlusToSpace, LowercaseScheme, LowercaseHost,
+		TrimHostDots, AddRootPath)
+)
+
+var namedProfiles = []struct {
+	name string
+	p    *Profile
+}{{"WebCapture", &WebCapture}, {"RFC3986", &RFC3986}, {"IRI", &IRI}, {"POWDER", &POWDER}}
+
+// LookupProfile returns the predefined profile with the given name,
+// ignoring case: "webcapture", "rfc3986", "iri" or "powder".
+func LookupProfile(name string) (Profile, bool) {
+	for _, np := range namedProfiles {
+		if strings.EqualFold(np.name, name) {
+			return *np.p, true
+		}
+	}
+	return Profile{}, false
+}
+
+// stepConflicts lists pairs of steps that cannot be in one profile.
+var stepConflicts = [][2]Step{
+	{HostToASCII, HostToUnicode},
+	{RemoveDots, RemoveDots1808},
+	{EncodeToURI, EncodeToIRI},
+	{DecodeAll, EncodeToURI}, {DecodeAll, EncodeToIRI}, {DecodeAll, UppercaseEscapes},
+	{DecodeAll, DecodeUnreserved}, {DecodeAll, DecodeIUnreserved}, {DecodeAll, NFC},
+	{DecodeAll, HostToASCII}, {DecodeAll, HostToUnicode},
+	{DecodeIUnreserved, EncodeToURI},
+}
+
+// NewProfile returns the profile made of steps, which may come in any
+// order and may repeat. It rejects unknown steps and steps that
+// contradict each other (HostToASCII with HostToUnicode, RemoveDots with
+// RemoveDots1808, EncodeToURI with EncodeToIRI or DecodeIUnreserved, and
+// DecodeAll with any step that reads percent-encodings or IDNs).
+//
+// To extend a predefined profile:
+//
+//	p, err := canon.NewProfile(append(canon.RFC3986.Steps(), canon.RemoveFragment)...)
+func NewProfile(steps ...Step) (Profile, error) {
+	var p Profile
+	for _, s := range steps {
+		if s >= numSteps {
+			return Profile{}, errors.New("canon: unknown step " + s.String())
+		}
+		p.steps |= 1 << s
+	}
+	for _, c := range stepConflicts {
+		if p.Has(c[0]) && p.Has(c[1]) {
+			return Profile{}, errors.New("canon: steps " + c[0].String() + " and " + c[1].String() + " conflict")
+		}
+	}
+	return p, nil
+}
+
+func mustProfile(steps ...Step) Profile {
+	p, err := NewProfile(steps...)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// Has reports whether the profile includes step s.
+func (p Profile) Has(s Step) bool { return s < numSteps && p.steps&(1<<s) != 0 }
+
+// Steps returns the profile's steps in the order they run.
+func (p Profile) Steps() []Step {
+	var out []Step
+	for s := Step(0); s < numSteps; s++ {
+		if p.Has(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// String lists the steps in the order they run, joined by "|", after the
+// profile's name when it is a predefined one:
+// "WebCapture(ResolveRFC1808|RemoveFragment|...)". The zero Profile
+// prints as "()".
+func (p Profile) String() string {
+	var b strings.Builder
+	for _, np := range namedProfiles {
+		if *np.p == p {
+			b.WriteString(np.name)
+			break
+		}
+	}
+	b.WriteByte('(')
+	for i, s := range p.Steps() {
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		b.WriteString(s.String())
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// escapeMode is how a profile treats percent-encoding and characters
+// outside the grammar, derived from its steps once per call.
+type escapeMode uint8
+
+const (
+	escapeKeep   escapeMode = iota // no step reads escapes: bytes are kept (WebCapture)
+	escapeNorm                     // escapes are read and validated; other bytes kept
+	escapeURI                      // EncodeToURI
+	escapeIRI                      // EncodeToIRI
+	escapePOWDER                   // DecodeAll: the input is decoded; "%", space, "\", CTL, DEL, non-ASCII encoded
+)
+
+func (p Profile) escapeMode() escapeMode {
+	switch {
+	case p.Has(DecodeAll):
+		return escapePOWDER
+	case p.Has(EncodeToURI):
+		return escapeURI
+	case p.Has(EncodeToIRI):
+		return escapeIRI
+	case p.Has(UppercaseEscapes) || p.Has(DecodeUnreserved) || p.Has(DecodeIUnreserved):
+		return escapeNorm
+	}
+	return escapeKeep
+}

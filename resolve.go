@@ -1,0 +1,194 @@
+package canon
+
+import "strings"
+
+// Resolve makes ref absolute against base, as RFC 3986 §5.2.2 says, in
+// strict mode: a reference with a scheme is absolute even when the scheme
+// is the base's ("http:g" stays "http:g"). The fragment of base is
+// ignored (§5.1); dot segments are removed from the merged path (§5.2.4).
+//
+// base must have a scheme, or the error wraps [ErrRelative]. Both inputs
+// are parsed as [Parse] does; nothing else is normalized.
+//
+// One deviation from the letter of §5.3: when the result has no
+// authority and its path starts with "//", it is written with a "/."
+// prefix ("foo:/a/..//b" -> "foo:/.//b"), as the WHATWG URL Standard does;
+// otherwise the path would be read back as an authority.
+func Resolve(base, ref string) (string, error) {
+	b, bshift, f := parseInput(base)
+	if f != nil {
+		return "", toError("Resolve", base, bshift, f)
+	}
+	if b.schemeEnd < 0 {
+		return "", toError("Resolve", base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme"))
+	}
+	r, rshift, f := parseInput(ref)
+	if f != nil {
+		return "", toError("Resolve", ref, rshift, f)
+	}
+	if r.schemeEnd >= 0 && !hasDotSegment(r.s[r.pathStart:r.pathEnd]) && !pathNeedsDotPrefix(&r, r.s[r.pathStart:r.pathEnd]) {
+		return r.s, nil // already absolute and dot-free: ref itself
+	}
+	return ownedString(appendResolved(make([]byte, 0, len(b.s)+len(r.s)+2), &b, &r)), nil
+}
+
+func parseInput(s string) (parts, int, *failure) {
+	in, shift, f := trim(s)
+	if f != nil {
+		return parts{}, 0, f
+	}
+	p, f := parse(in, false)
+	return p, shift, f
+}
+
+// appendResolved appends the target URI of r against b (RFC 3986 §5.2.2,
+// strict) to dst, recomposed as §5.3 says.
+func appendResolved(dst []byte, b, r *parts) []byte {
+	rs, bs := r.s, b.s
+	rpath := rs[r.pathStart:r.pathEnd]
+	var scheme string
+	if r.schemeEnd >= 0 {
+		scheme = rs[:r.schemeEnd]
+	} else {
+		scheme = bs[:b.schemeEnd]
+	}
+	dst = append(dst, scheme...)
+	dst = append(dst, ':')
+
+	var auth *parts // whose authority the target has, if any
+	switch {
+	case r.schemeEnd >= 0 || r.hasAuth:
+		if r.hasAuth {
+			auth = r
+		}
+	case b.hasAuth:
+		auth = b
+	}
+	if auth != nil {
+		dst = append(dst, "//"...)
+		dst = append(dst, auth.s[auth.authStart:auth.authEnd]...)
+	}
+
+	pathAt := len(dst)
+	query, hasQuery := rs[r.queryStart:r.queryEnd], r.hasQuery
+	switch {
+	case r.schemeEnd >= 0 || r.hasAuth || strings.HasPrefix(rpath, "/"):
+		dst = append(dst, rpath...)
+	case rpath == "":
+		dst = append(dst, bs[b.pathStart:b.pathEnd]...)
+		if !hasQuery {
+			query, hasQuery = bs[b.queryStart:b.queryEnd], b.hasQuery
+		}
+	default:
+		// merge (§5.2.3)
+		bpath := bs[b.pathStart:b.pathEnd]
+		if b.hasAuth && bpath == "" {
+			dst = append(dst, '/')
+		} else if k := strings.LastIndexByte(bpath, '/'); k >= 0 {
+			dst = append(dst, bpath[:k+1]...)
+		}
+		dst = append(dst, rpath...)
+	}
+	if !(r.schemeEnd < 0 && !r.hasAuth && rpath == "") {
+		dst = append(dst[:pathAt], removeDotSegmentsInPlace(dst[pathAt:])...)
+	}
+	if auth == nil && len(dst)-pathAt >= 2 && dst[pathAt] == '/' && dst[pathAt+1] == '/' {
+		dst = append(dst[:pathAt], append([]byte("/."), dst[pathAt:]...)...)
+	}
+	if hasQuery {
+		dst = append(dst, '?')
+		dst = append(dst, query...)
+	}
+	if r.hasFrag {
+		dst = append(dst, '#')
+		dst = append(dst, rs[r.fragStart:]...)
+	}
+	return dst
+}
+
+func pathNeedsDotPrefix(p *parts, path string) bool {
+	return !p.hasAuth && strings.HasPrefix(path, "//")
+}
+
+// resolve1808 makes ref absolute against base with the algorithm of
+// RFC 1808 §4, which the PDF Web Capture canonical form cites (seed 000,
+// step 1). It differs from RFC 3986 §5.2: an empty reference keeps the
+// base's fragment; ";x" keeps the base path ("http://a/b/c/d;x"); a
+// reference whose path starts with "/" is used as is, dots included; and
+// ".." above the root stays ("http://a/../g").
+//
+// RFC 1808 parses ";params" off the path at its first ";" (§2.4.5).
+func resolve1808(b, r *parts) string {
+	// Step 2a: an empty reference is the base URL, fragment included.
+	if r.s == "" {
+		return b.s
+	}
+	// Step 2b: a reference with a scheme is absolute.
+	if r.schemeEnd >= 0 {
+		return r.s
+	}
+	bs, rs := b.s, r.s
+	dst := make([]byte, 0, len(bs)+len(rs)+2)
+	dst = append(dst, bs[:b.schemeEnd+1]...) // step 2c: the base's scheme
+	// Step 3: a non-empty net_loc makes the reference absolute.
+	if r.hasAuth && r.authStart < r.authEnd {
+		return ownedString(append(dst, rs...))
+	}
+	hasAuth := b.hasAuth
+	if hasAuth {
+		dst = append(dst, "//"...)
+		dst = append(dst, bs[b.authStart:b.authEnd]...)
+	}
+	rpath, rparams, hasRParams := splitParams(rs[r.pathStart:r.pathEnd])
+	rquery, hasRQuery := rs[r.queryStart:r.queryEnd], r.hasQuery
+	switch {
+	case strings.HasPrefix(rpath, "/"):
+		// Step 4: the path is not relative.
+		dst = append(dst, rpath...)
+	case rpath == "":
+		// Step 5: inherit the base path, then its params and query
+		// unless the reference has non-empty ones.
+		bpath, bparams, hasBParams := splitParams(bs[b.pathStart:b.pathEnd])
+		dst = append(dst, bpath...)
+		if rparams == "" {
+			rparams, hasRParams = bparams, hasBParams
+			if rquery == "" {
+				rquery, hasRQuery = bs[b.queryStart:b.queryEnd], b.hasQuery
+			}
+		}
+	default:
+		// Step 6: replace the last segment of the base path and apply
+		// the dot rules a-d.
+		bpath, _, _ := splitParams(bs[b.pathStart:b.pathEnd])
+		pathAt := len(dst)
+		if k := strings.LastIndexByte(bpath, '/'); k >= 0 {
+			dst = append(dst, bpath[:k+1]...)
+		} else if hasAuth {
+			dst = append(dst, '/')
+		}
+		dst = append(dst, rpath...)
+		dst = append(dst[:pathAt], removeDotSegments1808(dst[pathAt:])...)
+	}
+	// Step 7: recombine.
+	if hasRParams {
+		dst = append(dst, ';')
+		dst = append(dst, rparams...)
+	}
+	if hasRQuery {
+		dst = append(dst, '?')
+		dst = append(dst, rquery...)
+	}
+	if r.hasFrag {
+		dst = append(dst, '#')
+		dst = append(dst, rs[r.fragStart:]...)
+	}
+	return ownedString(dst)
+}
+
+// splitParams splits an RFC 1808 path at its first ";".
+func splitParams(path string) (p, params string, hasParams bool) {
+	if i := strings.IndexByte(path, ';'); i >= 0 {
+		return path[:i], path[i+1:], true
+	}
+	return path, "", false
+}
