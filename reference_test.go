@@ -56,7 +56,7 @@ func removeLastSegment(out string) string {
 var uriRegexp = regexp.MustCompile(`^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?`)
 
 type slowRef struct {
-	scheme, authority, path, query, fragment     string
+	scheme, authority, path, query, fragment  string
 	hasScheme, hasAuth, hasQuery, hasFragment bool
 }
 
@@ -194,7 +194,7 @@ func removeDots1808Slow(path string) string {
 
 // url1808 holds the parts of RFC 1808 §2.4.
 type url1808 struct {
-	scheme, netloc, path, params, query, fragment string
+	scheme, netloc, path, params, query, fragment        string
 	hasNetloc, absPath, hasParams, hasQuery, hasFragment bool
 }
 

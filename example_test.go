@@ -1,0 +1,130 @@
+package canon_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/seed15588f71/canon"
+)
+
+func ExampleNormalize() {
+	for _, u := range []string{
+		"HTTP://Example.COM:80/a/./b/../c",
+		"http://example.com/%7Euser/a%2fb",
+		"http://résumé.example.org/é",
+	} {
+		key, err := canon.Normalize(u, canon.RFC3986)
+		fmt.Println(key, err)
+	}
+	// Output:
+	// http://example.com/a/c <nil>
+	// http://example.com/~user/a%2Fb <nil>
+	// http://xn--rsum-bpad.example.org/%C3%A9 <nil>
+}
+
+func ExampleNormalize_profiles() {
+	const u = "HTTP://www.Example.COM:80/a/../../b/%7e?q=a+b#top"
+	for _, p := range []canon.Profile{canon.WebCapture, canon.RFC3986, canon.IRI, canon.POWDER} {
+		key, err := canon.Normalize(u, p)
+		fmt.Println(key, err)
+	}
+	// Output:
+	// http://www.example.com/../b/%7e?q=a+b <nil>
+	// http://www.example.com/b/~?q=a+b#top <nil>
+	// http://www.example.com/b/~?q=a+b#top <nil>
+	// http://www.example.com:80/a/../../b/~?q=a%20b#top <nil>
+}
+
+func ExampleNormalizeRef() {
+	const base = "http://a/b/c/d;p?q"
+	for _, ref := range []string{"../../../g", "g?y#s", ""} {
+		web, err1 := canon.NormalizeRef(base, ref, canon.WebCapture)
+		uri, err2 := canon.NormalizeRef(base, ref, canon.RFC3986)
+		fmt.Printf("%-10q WebCapture: %-22s RFC3986: %s %v %v\n", ref, web, uri, err1, err2)
+	}
+	// Output:
+	// "../../../g" WebCapture: http://a/../g          RFC3986: http://a/g <nil> <nil>
+	// "g?y#s"    WebCapture: http://a/b/c/g?y       RFC3986: http://a/b/c/g?y#s <nil> <nil>
+	// ""         WebCapture: http://a/b/c/d;p?q     RFC3986: http://a/b/c/d;p?q <nil> <nil>
+}
+
+func ExampleEqual() {
+	same, err := canon.Equal("http://example.com/%7Efoo", "HTTP://EXAMPLE.COM:80/~foo", canon.RFC3986)
+	fmt.Println(same, err)
+	same, err = canon.Equal("http://example.com/a%2Fb", "http://example.com/a/b", canon.RFC3986)
+	fmt.Println(same, err)
+	// Output:
+	// true <nil>
+	// false <nil>
+}
+
+func ExampleResolve() {
+	for _, ref := range []string{"g", "../g", "//g", "?y", "http:g"} {
+		u, err := canon.Resolve("http://a/b/c/d;p?q", ref)
+		fmt.Println(u, err)
+	}
+	// Output:
+	// http://a/b/c/g <nil>
+	// http://a/b/g <nil>
+	// http://g <nil>
+	// http://a/b/c/d;p?y <nil>
+	// http:g <nil>
+}
+
+func ExampleRemoveDotSegments() {
+	fmt.Println(canon.RemoveDotSegments("/a/b/c/./../../g"))
+	fmt.Println(canon.RemoveDotSegments("mid/content=5/../6"))
+	// Output:
+	// /a/g
+	// mid/6
+}
+
+func ExampleParse() {
+	r, err := canon.Parse("foo://user@example.com:8042/over/there?name=ferret#nose")
+	fmt.Printf("%q %q %q %q %q %q %q %v\n", r.Scheme, r.Userinfo, r.Host, r.Port, r.Path, r.Query, r.Fragment, err)
+	r, _ = canon.Parse("http://h/p?")
+	fmt.Println(r.HasQuery, r.Query == "", r.HasFragment)
+	// Output:
+	// "foo" "user" "example.com" "8042" "/over/there" "name=ferret" "nose" <nil>
+	// true true false
+}
+
+// A profile of one's own: RFC 3986 normalization plus fragment removal,
+// for a crawler that fetches each document once.
+func ExampleNewProfile() {
+	crawl, err := canon.NewProfile(append(canon.RFC3986.Steps(), canon.RemoveFragment)...)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	key, err := canon.Normalize("HTTP://Example.com/a/./b#section-2", crawl)
+	fmt.Println(key, err)
+	fmt.Println(crawl)
+	_, err = canon.NewProfile(canon.RemoveDots, canon.RemoveDots1808)
+	fmt.Println(err)
+	// Output:
+	// http://example.com/a/b <nil>
+	// (RemoveFragment|LowercaseScheme|LowercaseHost|HostToASCII|RemoveDefaultPort|EncodeToURI|UppercaseEscapes|DecodeUnreserved|RemoveDots|AddHTTPRootPath)
+	// canon: steps RemoveDots and RemoveDots1808 conflict
+}
+
+func ExampleProfile_String() {
+	fmt.Println(canon.WebCapture)
+	// Output:
+	// WebCapture(ResolveRFC1808|RemoveFragment|LowercaseScheme|LowercaseHost|StripFileLocalhost|RemoveHTTPFTPPort|RemoveDots1808)
+}
+
+func ExampleError() {
+	_, err := canon.Normalize("http://user:secret@h:8x/", canon.RFC3986)
+	fmt.Println(err)
+	var e *canon.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Component, e.Offset, errors.Is(err, canon.ErrInvalidPort))
+	}
+	_, err = canon.Normalize("/relative/path", canon.RFC3986)
+	fmt.Println(errors.Is(err, canon.ErrRelative))
+	// Output:
+	// canon.Normalize("http://user:xxxxx@h:8x/"): port: invalid character (at "x/")
+	// port 21 true
+	// true
+}
