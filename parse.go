@@ -341,8 +341,13 @@ func (p *parts) splitAuthority(lenient bool) *failure {
 		if p.hostEnd < b && s[p.hostEnd] != ':' {
 			return fail(ComponentHost, p.hostEnd, ErrInvalidHost, "unexpected character after IP literal")
 		}
-	} else if k := strings.IndexByte(s[h:b], ':'); k >= 0 {
-		p.hostEnd = h + k
+	} else {
+		if k := strings.IndexAny(s[h:b], "[]"); k >= 0 {
+			return fail(ComponentHost, h+k, ErrInvalidHost, "bracket outside an IP literal")
+		}
+		if k := strings.IndexByte(s[h:b], ':'); k >= 0 {
+			p.hostEnd = h + k
+		}
 	}
 	p.mHost = classes(s, h, p.hostEnd)
 	if p.hostEnd < b {

@@ -1,0 +1,295 @@
+package canon
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// seedInputs returns every input of the test vectors, the hostile table
+// and the corpus sample: the seed corpus of the fuzz targets.
+func seedInputs(t testing.TB) []string {
+	var in []string
+	var v struct{ Cases []vector }
+	loadJSON(t, "canon.json", &v)
+	for _, c := range v.Cases {
+		in = append(in, c.In)
+	}
+	var h struct{ Cases []hostileCase }
+	loadJSON(t, "hostile.json", &h)
+	for _, c := range h.Cases {
+		in = append(in, c.In)
+	}
+	var ex []resolutionExample
+	loadJSON(t, "rfc-resolution.json", &ex)
+	for _, c := range ex {
+		in = append(in, c.Base, c.Ref)
+	}
+	f, err := os.Open(filepath.Join("testdata", "corpus-sample.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		in = append(in, sc.Text())
+	}
+	return in
+}
+
+// MaxGrowth bounds the output: len(Normalize(x, p)) <= 3*len(x)+16 for
+// every profile. Percent-encoding triples a byte at most; DefaultScheme
+// adds "http://" and a "/"; IDNA output is at most three times its
+// UTF-8 input per label plus "xn--".
+func maxOutput(n int) int { return 3*n + 16 }
+
+var (
+	uriGrammar = func() *regexp.Regexp {
+		const (
+			pct        = `%[0-9A-F]{2}`
+			unreserved = `A-Za-z0-9\-._~`
+			subDelims  = `!$&'()*+,;=`
+			pchar      = `(?:[` + unreserved + subDelims + `:@]|` + pct + `)`
+			segment    = pchar + `*`
+			userinfo   = `(?:[` + unreserved + subDelims + `:]|` + pct + `)*`
+			regName    = `(?:[a-z0-9\-._~` + subDelims + `]|` + pct + `)*`
+			ipLiteral  = `\[[0-9a-f:.]+(?:%25(?:[` + unreserved + `]|` + pct + `)+)?\]|\[v[0-9a-f]+\.[` + unreserved + subDelims + `:]+\]`
+			authority  = `(?:` + userinfo + `@)?(?:` + ipLiteral + `|` + regName + `)(?::[1-9][0-9]*|:0)?`
+			hierPart   = `(?://` + authority + `(?:/` + segment + `)*|/(?:` + pchar + `+(?:/` + segment + `)*)?|` + pchar + `+(?:/` + segment + `)*|)`
+			query      = `(?:` + pchar + `|[/?])*`
+		)
+		return regexp.MustCompile(`^[a-z][a-z0-9+.\-]*:` + hierPart + `(?:\?` + query + `)?(?:#` + query + `)?$`)
+	}()
+	encodedUnreserved = regexp.MustCompile(`%(?:[46][1-9A-F]|[57][0-9A]|3[0-9]|2D|2E|5F|7E)`)
+)
+
+// checkRFC3986Output asserts what RFC3986 promises of its output, with a
+// grammar checker that shares no code with the normalizer.
+func checkRFC3986Output(t *testing.T, in, out string) {
+	t.Helper()
+	if !uriGrammar.MatchString(out) {
+		t.Fatalf("Normalize(%q, RFC3986) = %q: not an RFC 3986 URI with uppercase hex and lowercase scheme and host", in, out)
+	}
+	if encodedUnreserved.MatchString(out) {
+		t.Fatalf("Normalize(%q, RFC3986) = %q: percent-encoded unreserved character", in, out)
+	}
+	r, err := Parse(out)
+	if err != nil {
+		t.Fatalf("Parse(Normalize(%q, RFC3986) = %q): %v", in, out, err)
+	}
+	if hasDotSegment(r.Path) {
+		t.Fatalf("Normalize(%q, RFC3986) = %q: dot segment left", in, out)
+	}
+	if r.HasPort {
+		if r.Port == "" || (len(r.Port) > 1 && r.Port[0] == '0') || r.Port == itoaPort(kindOf(r.Scheme).defaultPort()) {
+			t.Fatalf("Normalize(%q, RFC3986) = %q: empty, zero-padded or default port", in, out)
+		}
+	}
+}
+
+func itoaPort(p int) string {
+	switch p {
+	case 80:
+		return "80"
+	case 443:
+		return "443"
+	case 21:
+		return "21"
+	}
+	return "-"
+}
+
+// checkError asserts the error contract: "" and an *Error naming a
+// component, with an offset inside the quoted input, wrapping a sentinel.
+func checkError(t *testing.T, op, in, out string, err error) {
+	t.Helper()
+	if out != "" {
+		t.Fatalf("%s(%q) = %q with error %v", op, in, out, err)
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("%s(%q): error %T %v is not *Error", op, in, err, err)
+	}
+	if e.Offset < -1 || e.Offset > len(e.Input) || e.Component > ComponentFragment {
+		t.Fatalf("%s(%q): error %#v has a bad offset or component", op, in, e)
+	}
+	known := false
+	for _, s := range sentinels {
+		known = known || errors.Is(err, s)
+	}
+	if !known {
+		t.Fatalf("%s(%q): error %v wraps no sentinel", op, in, err)
+	}
+	_ = e.Error()
+}
+
+func FuzzNormalize(f *testing.F) {
+	for _, s := range seedInputs(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		keys := make([]string, len(allProfiles))
+		for i, p := range allProfiles {
+			out, err := Normalize(in, p)
+			if err != nil {
+				checkError(t, "Normalize", in, out, err)
+				continue
+			}
+			keys[i] = out
+			if len(out) > maxOutput(len(in)) {
+				t.Fatalf("Normalize(%q, %s) = %q: longer than %d", in, name(p), out, maxOutput(len(in)))
+			}
+			again, err := Normalize(out, p)
+			if again != out || err != nil {
+				t.Fatalf("Normalize(%q, %s) = %q, %v; Normalize of that = %q: not idempotent", in, name(p), out, err, again)
+			}
+			if b, err := AppendNormalized([]byte("x"), in, p); string(b) != "x"+out || err != nil {
+				t.Fatalf("AppendNormalized(%q, %s) = %q, %v, want %q", in, name(p), b, err, "x"+out)
+			}
+			switch p {
+			case RFC3986:
+				checkRFC3986Output(t, in, out)
+				checkNoFalseMerge(t, in, out)
+			case IRI:
+				if !utf8.ValidString(out) || !isNFCRuns(out) {
+					t.Fatalf("Normalize(%q, IRI) = %q: not NFC UTF-8", in, out)
+				}
+			}
+		}
+		// IRI(RFC3986(x)) == IRI(x) wherever both succeed (RFC 3987 §3.1
+		// mapping commutes with the IRI ladder).
+		if keys[1] != "" && keys[2] != "" {
+			if k, err := Normalize(keys[1], IRI); err == nil && k != keys[2] {
+				t.Fatalf("Normalize(Normalize(%q, RFC3986) = %q, IRI) = %q, want Normalize(x, IRI) = %q", in, keys[1], k, keys[2])
+			}
+		}
+	})
+}
+
+// checkNoFalseMerge is the metamorphic oracle of the hostile catalogue
+// (invariant 8) on the path and query of x: percent-encoding an
+// unreserved character leaves the RFC3986 key unchanged; percent-encoding
+// a reserved one, or flipping the case of a letter, changes it.
+func checkNoFalseMerge(t *testing.T, in, key string) {
+	t.Helper()
+	r, err := Parse(key)
+	if err != nil {
+		return
+	}
+	prefix := key[:len(key)-len(r.Path)-len(r.Query)-len(r.Fragment)]
+	if r.HasQuery {
+		prefix = prefix[:len(prefix)-1]
+	}
+	if r.HasFragment {
+		prefix = prefix[:len(prefix)-1]
+	}
+	rest := key[len(prefix):]
+	for i := 0; i < len(rest) && i < 64; i++ {
+		c := rest[i]
+		if c == '#' {
+			break
+		}
+		if c == '%' {
+			i += 2
+			continue
+		}
+		var variant string
+		var wantSame bool
+		switch {
+		case byteClass[c]&clsUnreserved != 0 && c != '.':
+			variant = prefix + rest[:i] + "%" + string(upperHex[c>>4]) + string(upperHex[c&15]) + rest[i+1:]
+			wantSame = true
+		case byteClass[c]&clsSubDelim != 0 || c == ':' || c == '@' || (c == '/' && i > 0) || (c == '?' && i > 0 && strings.IndexByte(rest[:i], '?') >= 0):
+			variant = prefix + rest[:i] + "%" + string(upperHex[c>>4]) + string(upperHex[c&15]) + rest[i+1:]
+		default:
+			continue
+		}
+		got, err := Normalize(variant, RFC3986)
+		if err != nil {
+			continue
+		}
+		if (got == key) != wantSame {
+			t.Fatalf("no-false-merge: Normalize(%q, RFC3986) = %q, and for %q: %q (same = %v, want %v)", key, key, variant, got, got == key, wantSame)
+		}
+		if lc := lower(c); lc != c || upper(c) != c {
+			flipped := prefix + rest[:i] + string(lc^upper(c)^c) + rest[i+1:]
+			if got, err := Normalize(flipped, RFC3986); err == nil && got == key {
+				t.Fatalf("no-false-merge: case flip %q has the same key as %q", flipped, key)
+			}
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range seedInputs(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		r, err := Parse(in)
+		if err != nil {
+			checkError(t, "Parse", in, "", err)
+			return
+		}
+		trimmed, _, _ := trim(in)
+		if s := r.String(); s != trimmed {
+			t.Fatalf("Parse(%q).String() = %q, want %q", in, s, trimmed)
+		}
+		r2, err := Parse(r.String())
+		if err != nil || r2 != r {
+			t.Fatalf("Parse(Parse(%q).String()) = %+v, %v, want %+v", in, r2, err, r)
+		}
+	})
+}
+
+func FuzzResolve(f *testing.F) {
+	var ex []resolutionExample
+	loadJSON(f, "rfc-resolution.json", &ex)
+	for _, c := range ex {
+		f.Add(c.Base, c.Ref)
+	}
+	for _, s := range seedInputs(f)[:200] {
+		f.Add("http://a/b/c/d;p?q", s)
+	}
+	f.Fuzz(func(t *testing.T, base, ref string) {
+		got, err := Resolve(base, ref)
+		if err != nil {
+			checkError(t, "Resolve", base+" "+ref, got, err)
+			return
+		}
+		tb, _, _ := trim(base)
+		tr, _, _ := trim(ref)
+		if want := resolveSlow(tb, tr); got != want {
+			t.Fatalf("Resolve(%q, %q) = %q, want %q (slow)", base, ref, got, want)
+		}
+		if _, err := Parse(got); err != nil {
+			t.Fatalf("Parse(Resolve(%q, %q) = %q): %v", base, ref, got, err)
+		}
+		b1808, _, f1 := parseInput(base)
+		r1808, _, f2 := parseInput(ref)
+		if f1 == nil && f2 == nil {
+			got := resolve1808(&b1808, &r1808)
+			if want := resolve1808Slow(tb, tr); got != want {
+				t.Fatalf("resolve1808(%q, %q) = %q, want %q (slow)", base, ref, got, want)
+			}
+		}
+	})
+}
+
+func FuzzRemoveDotSegments(f *testing.F) {
+	for _, p := range dotPaths {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		if got, want := RemoveDotSegments(path), removeDotSegmentsSlow(path); got != want {
+			t.Fatalf("RemoveDotSegments(%q) = %q, want %q (slow)", path, got, want)
+		}
+		if got, want := string(removeDotSegments1808([]byte(path))), removeDots1808Slow(path); got != want {
+			t.Fatalf("removeDotSegments1808(%q) = %q, want %q (slow)", path, got, want)
+		}
+	})
+}
