@@ -175,7 +175,30 @@ func (e *engine) run() *failure {
 			return f
 		}
 	}
+	e.encodeTrailingSpaces()
 	return nil
+}
+
+// encodeTrailingSpaces writes spaces that end the output as "%20". Only
+// profiles that keep characters outside the grammar (WebCapture) can end
+// a key with a space, when RemoveFragment cuts "http://h/a #f" to
+// "http://h/a ". Read again, that key would lose the space to trimming;
+// "%20" keeps it apart from "http://h/a", as a browser does (it sends
+// /a%20), and keeps the profile idempotent.
+func (e *engine) encodeTrailingSpaces() {
+	str, b := e.w.tail(0)
+	n := len(str) + len(b)
+	k := n
+	for k > 0 && (b == nil && str[k-1] == ' ' || b != nil && b[k-1] == ' ') {
+		k--
+	}
+	if k == n {
+		return
+	}
+	e.w.truncate(k)
+	for ; k < n; k++ {
+		e.w.str("%20")
+	}
 }
 
 // lowerRun writes s[i:j] with ASCII letters lowercased.

@@ -207,8 +207,11 @@ func parse1808Slow(s string) url1808 {
 		u.scheme, s = m[1], s[len(m[0]):]
 	}
 	if strings.HasPrefix(s, "//") { // §2.4.3
+		// RFC 1808 ends the net_loc at the next "/" only; canon splits
+		// every input as the RFC 2396 drafts do (a "?" ends it too), and
+		// so does this reference, so that both resolve the same parts.
 		s = s[2:]
-		i := strings.IndexByte(s, '/')
+		i := strings.IndexAny(s, "/?")
 		if i < 0 {
 			i = len(s)
 		}
