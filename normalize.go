@@ -105,6 +105,16 @@ func normalize(w *writer, in string, p Profile) *failure {
 	e := engine{w: w, s: s, p: p, mode: p.escapeMode()}
 	var f *failure
 	e.pr, f = parse(s, e.mode == escapePOWDER)
+	if f == nil && e.mode == escapeIRI && (e.pr.mUser|e.pr.mHost|e.pr.mPath|e.pr.mQuery|e.pr.mFrag)&clsNonASCII != 0 && !utf8.ValidString(s) {
+		// An octet that is not UTF-8 is mapped to its escape first (RFC
+		// 3987 §3.1), so that it decodes together with the escapes next
+		// to it exactly as it will when the key is read again:
+		// "\xD3%80" is "%D3%80", which is U+04C0.
+		s = escapeInvalidUTF8(s)
+		rewritten = true
+		w.src, e.s = s, s
+		e.pr, f = parse(s, false)
+	}
 	if f == nil {
 		f = e.run()
 	}
@@ -199,6 +209,22 @@ func (e *engine) encodeTrailingSpaces() {
 	for ; k < n; k++ {
 		e.w.str("%20")
 	}
+}
+
+// escapeInvalidUTF8 returns s with every octet that is not part of a
+// valid UTF-8 sequence percent-encoded.
+func escapeInvalidUTF8(s string) string {
+	b := make([]byte, 0, len(s)+16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = appendEscaped(b, s[i])
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return ownedString(b)
 }
 
 // lowerRun writes s[i:j] with ASCII letters lowercased.
