@@ -63,14 +63,14 @@ func Normalize(rawURL string, p Profile) (string, error) {
 	if f != nil {
 		return "", toError("Normalize", rawURL, 0, f)
 	}
-	var w writer
-	if f := normalize(&w, in, p); f != nil {
+	var e engine
+	if f := e.normalize(in, p); f != nil {
 		return "", toError("Normalize", rawURL, shift, f)
 	}
-	if !w.dirty {
+	if w := &e.w; !w.dirty {
 		return w.src[:w.n], nil
 	}
-	return ownedString(w.buf), nil
+	return ownedString(e.w.buf), nil
 }
 
 // AppendNormalized appends the canonical form of rawURL under p (see
@@ -82,8 +82,10 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 	if f != nil {
 		return dst, toError("AppendNormalized", rawURL, 0, f)
 	}
-	w := writer{buf: dst, base: len(dst)}
-	if f := normalize(&w, in, p); f != nil {
+	var e engine
+	w := &e.w
+	w.buf, w.base = dst, len(dst)
+	if f := e.normalize(in, p); f != nil {
 		return dst[:len(dst):len(dst)], toError("AppendNormalized", rawURL, shift, f)
 	}
 	if !w.dirty {
@@ -118,15 +120,15 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 	} else {
 		abs = ownedString(appendResolved(make([]byte, 0, len(b.s)+len(r.s)+2), &b, &r))
 	}
-	var w writer
-	if f := normalize(&w, abs, p); f != nil {
+	var e engine
+	if f := e.normalize(abs, p); f != nil {
 		// The failure is in the resolved URI, which mixes both inputs.
 		return "", toError(op, abs, 0, f)
 	}
-	if !w.dirty {
+	if w := &e.w; !w.dirty {
 		return w.src[:w.n], nil
 	}
-	return ownedString(w.buf), nil
+	return ownedString(e.w.buf), nil
 }
 
 // Equal reports whether a and b have the same canonical form under p.

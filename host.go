@@ -31,7 +31,7 @@ const maxIDNALabel = 4 * 63
 // returns its length in the output. The host was checked by parse unless
 // the profile decodes everything (POWDER), in which case it is checked here.
 func (e *engine) host() (int, *failure) {
-	pr, w, s, p := &e.pr, e.w, e.s, e.p
+	pr, w, s, p := &e.pr, &e.w, e.s, e.p
 	i, j, m := pr.hostStart, pr.hostEnd, pr.mHost
 	at := w.length()
 	switch {
@@ -101,7 +101,7 @@ func (e *engine) ipLiteral(i, j int) {
 // lowerPOWDERHost writes a decoded POWDER host: lowercase (if asked), and
 // non-ASCII octets percent-encoded so that the key reads back the same.
 func (e *engine) lowerPOWDERHost(i, j int) {
-	s, w := e.s, e.w
+	s, w := e.s, &e.w
 	lowerCase := e.p.Has(LowercaseHost)
 	start := i
 	for k := i; k < j; k++ {
@@ -124,7 +124,7 @@ func (e *engine) lowerPOWDERHost(i, j int) {
 // percent-encoded unreserved octets decoded and other escapes uppercased
 // as the profile says, and non-ASCII labels through IDNA.
 func (e *engine) regName(i, j int, m uint16) *failure {
-	s, w, p := e.s, e.w, e.p
+	s, w, p := e.s, &e.w, e.p
 	idnaOn := p.Has(HostToASCII) || p.Has(HostToUnicode)
 	lowerCase := p.Has(LowercaseHost)
 	if m&(clsPct|clsNonASCII) == 0 && !(p.Has(HostToUnicode) && hasACEPrefix(s[i:j])) {
@@ -216,7 +216,7 @@ func decodesToNonASCII(s string, i, j int) bool {
 // never replaced by a decoded form in HostToASCII, and only labels that
 // need it reach golang.org/x/net/idna.
 func (e *engine) idnaHost(i, j int) *failure {
-	s, w := e.s, e.w
+	s, w := e.s, &e.w
 	host := s[i:j]
 	if strings.IndexByte(host, '%') >= 0 {
 		// Decode unreserved and non-ASCII octets; escapes of sub-delims

@@ -79,7 +79,7 @@ func (k schemeKind) special() bool { return k != schemeOther }
 
 // engine carries one run of a profile over one input.
 type engine struct {
-	w    *writer
+	w    writer // by value: a pointer here would make every writer escape
 	s    string
 	pr   parts
 	p    Profile
@@ -87,10 +87,11 @@ type engine struct {
 	kind schemeKind
 }
 
-// normalize runs profile p over the trimmed input in, writing to w.
-// w.src may be replaced by a rewritten input (DefaultScheme, DecodeAll,
+// normalize runs profile p over the trimmed input in, writing to e.w.
+// e.w.src may be replaced by a rewritten input (DefaultScheme, DecodeAll,
 // PlusToSpace); failures found after such a rewrite have offset -1.
-func normalize(w *writer, in string, p Profile) *failure {
+func (e *engine) normalize(in string, p Profile) *failure {
+	w := &e.w
 	s := in
 	rewritten := false
 	if p.steps&(1<<DefaultScheme|1<<DecodeAll|1<<PlusToSpace) != 0 {
@@ -102,7 +103,7 @@ func normalize(w *writer, in string, p Profile) *failure {
 		rewritten = len(s) != len(in) || s != in
 	}
 	w.src = s
-	e := engine{w: w, s: s, p: p, mode: p.escapeMode()}
+	e.s, e.p, e.mode = s, p, p.escapeMode()
 	var f *failure
 	e.pr, f = parse(s, e.mode == escapePOWDER)
 	if f == nil && e.mode == escapeIRI && (e.pr.mUser|e.pr.mHost|e.pr.mPath|e.pr.mQuery|e.pr.mFrag)&clsNonASCII != 0 && !utf8.ValidString(s) {
@@ -125,7 +126,7 @@ func normalize(w *writer, in string, p Profile) *failure {
 }
 
 func (e *engine) run() *failure {
-	pr, w, s, p := &e.pr, e.w, e.s, e.p
+	pr, w, s, p := &e.pr, &e.w, e.s, e.p
 	if pr.schemeEnd < 0 {
 		return fail(ComponentScheme, 0, ErrRelative, "missing scheme")
 	}
@@ -229,7 +230,7 @@ func escapeInvalidUTF8(s string) string {
 
 // lowerRun writes s[i:j] with ASCII letters lowercased.
 func (e *engine) lowerRun(i, j int) {
-	s, w := e.s, e.w
+	s, w := e.s, &e.w
 	start := i
 	for k := i; k < j; k++ {
 		if c := s[k]; byteClass[c]&clsUpper != 0 {
@@ -243,7 +244,7 @@ func (e *engine) lowerRun(i, j int) {
 
 // port writes the port as the profile's port steps say.
 func (e *engine) port() *failure {
-	pr, w, s := &e.pr, e.w, e.s
+	pr, w, s := &e.pr, &e.w, e.s
 	if !pr.hasPort {
 		return nil
 	}
@@ -284,7 +285,7 @@ func notAllowed(comp Component) uint16 {
 // component writes s[i:j], a userinfo, path, query or fragment whose byte
 // classes are m, applying the profile's percent-encoding steps.
 func (e *engine) component(i, j int, m uint16, comp Component) *failure {
-	w, s := e.w, e.s
+	w, s := &e.w, e.s
 	var look uint16 // the classes that need a closer look in this mode
 	switch e.mode {
 	case escapeKeep:
@@ -387,7 +388,7 @@ func isUpperHex(c byte) bool { return c <= '9' || c >= 'A' && c <= 'F' }
 // that would not read back the same encoded: "%", space, "\", control
 // characters, DEL and non-ASCII (and the rest of clsOutside is kept).
 func (e *engine) powderEscape(i, j int) {
-	w, s := e.w, e.s
+	w, s := &e.w, e.s
 	start := i
 	for k := i; k < j; k++ {
 		c := s[k]
@@ -407,11 +408,9 @@ func (e *engine) powderEscape(i, j int) {
 func (e *engine) nfc(at int) {
 	str, b := e.w.tail(at)
 	if b != nil {
-		if isNFCRuns(b) {
-			return
-		}
-		str = string(b)
-	} else if isNFCRuns(str) {
+		str = string(b) // dirty already: this path allocates anyway
+	}
+	if isNFCRuns(str) {
 		return
 	}
 	out := make([]byte, 0, len(str)+len(str)/2)
@@ -431,7 +430,10 @@ func (e *engine) nfc(at int) {
 }
 
 // isNFCRuns reports whether each run of t between "%" triplets is NFC.
-func isNFCRuns[T string | []byte](t T) bool {
+// QuickSpanString is used rather than IsNormalString, which allocates;
+// a run it cannot vouch for is normalized by nfc, which returns the same
+// bytes when the run was NFC after all.
+func isNFCRuns(t string) bool {
 	start := 0
 	for k := 0; k <= len(t); k++ {
 		if k < len(t) && t[k] != '%' {
@@ -445,7 +447,7 @@ func isNFCRuns[T string | []byte](t T) bool {
 				break
 			}
 		}
-		if !ascii && !norm.NFC.IsNormalString(string(run)) {
+		if !ascii && norm.NFC.QuickSpanString(run) != len(run) {
 			return false
 		}
 		k += 2
@@ -456,7 +458,7 @@ func isNFCRuns[T string | []byte](t T) bool {
 
 // dots removes dot segments from the path written at offset pathAt.
 func (e *engine) dots(pathAt int) {
-	w := e.w
+	w := &e.w
 	one808 := e.p.Has(RemoveDots1808)
 	if !one808 && !e.p.Has(RemoveDots) {
 		return

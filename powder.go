@@ -25,8 +25,15 @@ func prepass(in string, p Profile) (string, *failure) {
 		}
 	}
 	decode := decodeAll && strings.IndexByte(in, '%') >= 0
-	if !decode && !p.Has(DefaultScheme) && !(p.Has(PlusToSpace) && strings.IndexByte(in, '+') >= 0) {
-		return in, nil
+	if !decode {
+		// Nothing to decode: the input is rewritten only if it lacks a
+		// scheme or holds a "+" after it.
+		n := schemeLength(in)
+		noScheme := n < 0 && p.Has(DefaultScheme)
+		plus := p.Has(PlusToSpace) && strings.IndexByte(in[max(n, 0):], '+') >= 0
+		if !noScheme && !plus {
+			return in, nil
+		}
 	}
 
 	// Room for the default scheme in front, so that no copy is needed
@@ -76,7 +83,7 @@ func prepass(in string, p Profile) (string, *failure) {
 // ":" must not be a port (digits up to the end, "/", "?" or "#"), so that
 // "www.example.com:8080/x" and "localhost:80" have no scheme while
 // "mailto:joe@example.com" and "urn:isbn:0451450523" have one.
-func schemeLength(b []byte) int {
+func schemeLength[T string | []byte](b T) int {
 	i := 0
 	for i < len(b) && byteClass[b[i]]&clsScheme != 0 {
 		i++
