@@ -419,7 +419,8 @@ func (e *engine) nfc(at int) {
 		if k < 0 {
 			k = len(str)
 		}
-		out = norm.NFC.AppendString(out, str[:k])
+		// Not AppendString: it would compose with the bytes already in out.
+		out = append(out, norm.NFC.String(str[:k])...)
 		if k == len(str) {
 			break
 		}
