@@ -334,6 +334,19 @@ func labelsFit(h string) bool {
 // host than the one a browser would contact, the input is rejected
 // (WHATWG URL "ends in a number"; hostile-catalogue E12, E13).
 func checkNumericHost(h string, off int) *failure {
+	// Fast exit for the common case: the last label (before an optional
+	// final dot) does not start with a digit. Labels are scanned back only
+	// while they could be numbers (hex digits and "x").
+	k := len(h) - 1
+	if k >= 0 && h[k] == '.' {
+		k--
+	}
+	for k >= 0 && (isHex(h[k]) || h[k] == 'x' || h[k] == 'X') {
+		k--
+	}
+	if k+1 >= len(h) || h[k+1] < '0' || h[k+1] > '9' {
+		return nil
+	}
 	t := strings.TrimSuffix(h, ".")
 	last := t
 	if k := strings.LastIndexByte(t, '.'); k >= 0 {

@@ -21,30 +21,28 @@ const (
 )
 
 func kindOf(scheme string) schemeKind {
-	// Compare case-insensitively without allocating: schemes are ASCII.
-	switch len(scheme) {
-	case 2:
-		if strings.EqualFold(scheme, "ws") {
-			return schemeWS
-		}
-	case 3:
-		switch {
-		case strings.EqualFold(scheme, "ftp"):
-			return schemeFTP
-		case strings.EqualFold(scheme, "wss"):
-			return schemeWSS
-		}
-	case 4:
-		switch {
-		case strings.EqualFold(scheme, "http"):
-			return schemeHTTP
-		case strings.EqualFold(scheme, "file"):
-			return schemeFile
-		}
-	case 5:
-		if strings.EqualFold(scheme, "https") {
-			return schemeHTTPS
-		}
+	// Schemes are ASCII: c|0x20 lowercases a letter, and a byte that is
+	// not a letter cannot match one of the lowercase letters compared.
+	if len(scheme) < 2 || len(scheme) > 5 {
+		return schemeOther
+	}
+	var b [5]byte
+	for i := 0; i < len(scheme); i++ {
+		b[i] = scheme[i] | 0x20
+	}
+	switch string(b[:len(scheme)]) {
+	case "http":
+		return schemeHTTP
+	case "https":
+		return schemeHTTPS
+	case "ws":
+		return schemeWS
+	case "wss":
+		return schemeWSS
+	case "ftp":
+		return schemeFTP
+	case "file":
+		return schemeFile
 	}
 	return schemeOther
 }
@@ -466,7 +464,7 @@ func (e *engine) dots(pathAt int) {
 	}
 	str, b := w.tail(pathAt)
 	if b == nil {
-		if !hasDotSegment(str) {
+		if e.pr.mPath&clsDot == 0 || !hasDotSegment(str) {
 			e.fixDoubleSlash(pathAt)
 			return
 		}

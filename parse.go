@@ -185,13 +185,23 @@ func (p *parts) ref() Ref {
 	return r
 }
 
-// classes returns the union of the byte classes of s[i:j].
+// classes returns the union of the byte classes of s[i:j]. Four
+// accumulators let the loads overlap; ranging over a substring drops the
+// bounds checks.
 func classes(s string, i, j int) uint16 {
-	var m uint16
-	for ; i < j; i++ {
-		m |= byteClass[s[i]]
+	t := s[i:j]
+	var m0, m1, m2, m3 uint16
+	for len(t) >= 4 {
+		m0 |= byteClass[t[0]]
+		m1 |= byteClass[t[1]]
+		m2 |= byteClass[t[2]]
+		m3 |= byteClass[t[3]]
+		t = t[4:]
 	}
-	return m
+	for k := 0; k < len(t); k++ {
+		m0 |= byteClass[t[k]]
+	}
+	return m0 | m1 | m2 | m3
 }
 
 // firstOf returns the offset of the first byte of s[i:j] in class cls.
@@ -259,12 +269,26 @@ func parse(s string, lenient bool) (p parts, f *failure) {
 	if end-rest >= 2 && s[rest] == '/' && s[rest+1] == '/' {
 		p.hasAuth = true
 		p.authStart = rest + 2
-		k := p.authStart
-		for k < end && s[k] != '/' && s[k] != '?' {
-			k++
+		// One pass finds the end of the authority, its last "@" and the
+		// byte classes of the userinfo and of host and port.
+		k, at := p.authStart, -1
+		var m, mu uint16
+		for ; k < end; k++ {
+			c := s[k]
+			if c == '/' || c == '?' {
+				break
+			}
+			if c == '@' {
+				if at >= 0 {
+					mu |= byteClass['@'] // an "@" inside the userinfo
+				}
+				at, mu, m = k, mu|m, 0
+				continue
+			}
+			m |= byteClass[c]
 		}
 		p.authEnd = k
-		if f := p.splitAuthority(lenient); f != nil {
+		if f := p.splitAuthority(at, mu, m, lenient); f != nil {
 			return p, f
 		}
 		i = k
@@ -272,13 +296,13 @@ func parse(s string, lenient bool) (p parts, f *failure) {
 
 	// Path up to "?", then the query.
 	p.pathStart = i
-	var m uint16
-	for i < end && s[i] != '?' {
-		m |= byteClass[s[i]]
-		i++
+	if q := strings.IndexByte(s[i:end], '?'); q >= 0 {
+		i += q
+	} else {
+		i = end
 	}
 	p.pathEnd = i
-	p.mPath = m
+	p.mPath = classes(s, p.pathStart, i)
 	if i < end {
 		p.hasQuery = true
 		p.queryStart = i + 1
@@ -312,20 +336,22 @@ func charReason(c byte) string {
 }
 
 // splitAuthority finds the userinfo, host and port in s[authStart:authEnd]
-// (RFC 3986 §3.2) and checks the port and, unless lenient, the host.
-func (p *parts) splitAuthority(lenient bool) *failure {
+// (RFC 3986 §3.2) and checks the port and, unless lenient, the host. at is
+// the offset of the last "@" (or -1), mu the classes of the userinfo and
+// mhp those of host and port.
+func (p *parts) splitAuthority(at int, mu, mhp uint16, lenient bool) *failure {
 	s := p.s
 	a, b := p.authStart, p.authEnd
 	p.hostStart = a
 	// The userinfo ends at the last "@": "http://a@b@c/" has host c
 	// (hostile-catalogue A10; browsers, net/url and Python agree).
-	if at := strings.LastIndexByte(s[a:b], '@'); at >= 0 {
+	if at >= 0 {
 		p.hasUser = true
-		p.userEnd = a + at
-		p.hostStart = a + at + 1
-		p.mUser = classes(s, a, p.userEnd)
-		if !lenient && p.mUser&(clsCtl|clsBackslash) != 0 {
-			k := firstOf(s, a, p.userEnd, clsCtl|clsBackslash)
+		p.userEnd = at
+		p.hostStart = at + 1
+		p.mUser = mu
+		if !lenient && mu&(clsCtl|clsBackslash) != 0 {
+			k := firstOf(s, a, at, clsCtl|clsBackslash)
 			return fail(ComponentUserinfo, k, ErrInvalidChar, charReason(s[k]))
 		}
 	}
@@ -341,15 +367,20 @@ func (p *parts) splitAuthority(lenient bool) *failure {
 		if p.hostEnd < b && s[p.hostEnd] != ':' {
 			return fail(ComponentHost, p.hostEnd, ErrInvalidHost, "unexpected character after IP literal")
 		}
+		p.mHost = classes(s, h, p.hostEnd)
 	} else {
-		if k := strings.IndexAny(s[h:b], "[]"); k >= 0 {
-			return fail(ComponentHost, h+k, ErrInvalidHost, "bracket outside an IP literal")
+		if mhp&clsOutside != 0 {
+			if k := strings.IndexAny(s[h:b], "[]"); k >= 0 {
+				return fail(ComponentHost, h+k, ErrInvalidHost, "bracket outside an IP literal")
+			}
 		}
 		if k := strings.IndexByte(s[h:b], ':'); k >= 0 {
 			p.hostEnd = h + k
 		}
+		// A port is digits, whose classes change nothing the host
+		// steps look at, so the classes of host and port serve.
+		p.mHost = mhp
 	}
-	p.mHost = classes(s, h, p.hostEnd)
 	if p.hostEnd < b {
 		p.hasPort = true
 		if _, f := portValue(s, p.hostEnd+1, b); f != nil {
