@@ -103,7 +103,7 @@ func (e *engine) normalize(in string, p Profile) *failure {
 	w.src = s
 	e.s, e.p, e.mode = s, p, p.escapeMode()
 	var f *failure
-	e.pr, f = parse(s, e.mode == escapePOWDER)
+	f = e.pr.parse(s, e.mode == escapePOWDER)
 	if f == nil && e.mode == escapeIRI && (e.pr.mUser|e.pr.mHost|e.pr.mPath|e.pr.mQuery|e.pr.mFrag)&clsNonASCII != 0 && !utf8.ValidString(s) {
 		// An octet that is not UTF-8 is mapped to its escape first (RFC
 		// 3987 §3.1), so that it decodes together with the escapes next
@@ -112,7 +112,7 @@ func (e *engine) normalize(in string, p Profile) *failure {
 		s = escapeInvalidUTF8(s)
 		rewritten = true
 		w.src, e.s = s, s
-		e.pr, f = parse(s, false)
+		f = e.pr.parse(s, false)
 	}
 	if f == nil {
 		f = e.run()
@@ -184,7 +184,9 @@ func (e *engine) run() *failure {
 			return f
 		}
 	}
-	e.encodeTrailingSpaces()
+	if e.mode <= escapeNorm {
+		e.encodeTrailingSpaces() // only these modes write raw spaces
+	}
 	return nil
 }
 
@@ -465,7 +467,9 @@ func (e *engine) dots(pathAt int) {
 	str, b := w.tail(pathAt)
 	if b == nil {
 		if e.pr.mPath&clsDot == 0 || !hasDotSegment(str) {
-			e.fixDoubleSlash(pathAt)
+			if !e.pr.hasAuth {
+				e.fixDoubleSlash(pathAt)
+			}
 			return
 		}
 		w.spill()
@@ -481,16 +485,15 @@ func (e *engine) dots(pathAt int) {
 		out = removeDotSegmentsInPlace(b)
 	}
 	w.truncate(pathAt + len(out))
-	e.fixDoubleSlash(pathAt)
+	if !e.pr.hasAuth {
+		e.fixDoubleSlash(pathAt)
+	}
 }
 
 // fixDoubleSlash writes a path that starts with "//" in a URI without an
 // authority as "/.//": otherwise it would read back as an authority
 // (RFC 3986 §3.3; WHATWG URL "/." rule, hostile-catalogue F8).
 func (e *engine) fixDoubleSlash(pathAt int) {
-	if e.pr.hasAuth {
-		return
-	}
 	str, b := e.w.tail(pathAt)
 	if b != nil {
 		if len(b) >= 2 && b[0] == '/' && b[1] == '/' {

@@ -95,8 +95,8 @@ func Parse(rawURL string) (Ref, error) {
 	if err != nil {
 		return Ref{}, toError("Parse", rawURL, 0, err)
 	}
-	p, f := parse(in, false)
-	if f != nil {
+	var p parts
+	if f := p.parse(in, false); f != nil {
 		return Ref{}, toError("Parse", rawURL, shift, f)
 	}
 	return p.ref(), nil
@@ -224,58 +224,55 @@ func firstNotOf(s string, i, j int, cls uint16) int {
 	return j
 }
 
-// parse splits s into parts in one pass. With lenient set (POWDER, whose
-// input is already decoded) it only splits and checks the scheme and port:
-// control characters and backslashes are the caller's business.
-func parse(s string, lenient bool) (p parts, f *failure) {
-	p.s = s
-	end := len(s)
-	if i := strings.IndexByte(s, '#'); i >= 0 {
-		p.hasFrag = true
-		p.fragStart = i + 1
-		end = i
-	}
+// parse splits s into p in one pass, outside-in as the RFC 2396 drafts
+// say: the scheme ends at a ":" before any "/", "?" or "#", the authority
+// at "/", "?" or "#", the path at "?" or "#", the query at "#". With
+// lenient set (POWDER, whose input is already decoded) it only splits and
+// checks the scheme and port: control characters and backslashes are the
+// caller's business.
+func (p *parts) parse(s string, lenient bool) *failure {
+	*p = parts{s: s, schemeEnd: -1}
+	n := len(s)
 
-	// Scheme: RFC 2396-draft §4.4 and RFC 3986 §3.1. A ":" before any "/"
-	// or "?" ends a scheme, which must be valid: a relative reference
+	// Scheme: RFC 2396-draft §4.4 and RFC 3986 §3.1. A ":" before any "/",
+	// "?" or "#" ends a scheme, which must be valid: a relative reference
 	// cannot have a ":" in its first segment (§4.2), so there is no
 	// other reading of such an input.
-	p.schemeEnd = -1
 	rest := 0
-	for i := 0; i < end; i++ {
+	for i := 0; i < n; i++ {
 		c := s[i]
 		if c == ':' {
 			if i == 0 {
-				return p, fail(ComponentScheme, 0, ErrInvalidScheme, "empty scheme")
+				return fail(ComponentScheme, 0, ErrInvalidScheme, "empty scheme")
 			}
 			if c0 := s[0] | 0x20; c0 < 'a' || c0 > 'z' {
-				return p, fail(ComponentScheme, 0, ErrInvalidScheme, "scheme must start with a letter")
+				return fail(ComponentScheme, 0, ErrInvalidScheme, "scheme must start with a letter")
 			}
 			if k := firstNotOf(s, 0, i, clsScheme); k < i {
-				return p, fail(ComponentScheme, k, ErrInvalidScheme, "invalid character")
+				return fail(ComponentScheme, k, ErrInvalidScheme, "invalid character")
 			}
 			p.schemeEnd = i
 			p.mScheme = classes(s, 0, i)
 			rest = i + 1
 			break
 		}
-		if c == '/' || c == '?' {
+		if c == '/' || c == '?' || c == '#' {
 			break
 		}
 	}
 
-	// Authority: "//" up to the next "/" or "?" (the "#" is already cut).
+	// Authority: "//" up to the next "/", "?" or "#".
 	i := rest
-	if end-rest >= 2 && s[rest] == '/' && s[rest+1] == '/' {
+	if n-rest >= 2 && s[rest] == '/' && s[rest+1] == '/' {
 		p.hasAuth = true
 		p.authStart = rest + 2
 		// One pass finds the end of the authority, its last "@" and the
 		// byte classes of the userinfo and of host and port.
 		k, at := p.authStart, -1
 		var m, mu uint16
-		for ; k < end; k++ {
+		for ; k < n; k++ {
 			c := s[k]
-			if c == '/' || c == '?' {
+			if c == '/' || c == '?' || c == '#' {
 				break
 			}
 			if c == '@' {
@@ -289,43 +286,53 @@ func parse(s string, lenient bool) (p parts, f *failure) {
 		}
 		p.authEnd = k
 		if f := p.splitAuthority(at, mu, m, lenient); f != nil {
-			return p, f
+			return f
 		}
 		i = k
 	}
 
-	// Path up to "?", then the query.
+	// Path up to "?" or "#", query up to "#", fragment.
 	p.pathStart = i
-	if q := strings.IndexByte(s[i:end], '?'); q >= 0 {
-		i += q
-	} else {
-		i = end
+	var m uint16
+	for ; i < n; i++ {
+		c := s[i]
+		if c == '?' || c == '#' {
+			break
+		}
+		m |= byteClass[c]
 	}
 	p.pathEnd = i
-	p.mPath = classes(s, p.pathStart, i)
-	if i < end {
+	p.mPath = m
+	if i < n && s[i] == '?' {
 		p.hasQuery = true
 		p.queryStart = i + 1
-		p.queryEnd = end
-		p.mQuery = classes(s, p.queryStart, end)
+		if k := strings.IndexByte(s[i+1:], '#'); k >= 0 {
+			i += 1 + k
+		} else {
+			i = n
+		}
+		p.queryEnd = i
+		p.mQuery = classes(s, p.queryStart, i)
 	}
-	if p.hasFrag {
-		p.mFrag = classes(s, p.fragStart, len(s))
+	if i < n {
+		p.hasFrag = true
+		p.fragStart = i + 1
+		p.mFrag = classes(s, p.fragStart, n)
 	}
 	if lenient {
-		return p, nil
+		return nil
 	}
 	if p.mPath&(clsCtl|clsBackslash) != 0 {
 		k := firstOf(s, p.pathStart, p.pathEnd, clsCtl|clsBackslash)
-		return p, fail(ComponentPath, k, ErrInvalidChar, charReason(s[k]))
+		return fail(ComponentPath, k, ErrInvalidChar, charReason(s[k]))
 	}
 	if p.mQuery&clsCtl != 0 {
-		return p, fail(ComponentQuery, firstOf(s, p.queryStart, p.queryEnd, clsCtl), ErrInvalidChar, "control character")
+		return fail(ComponentQuery, firstOf(s, p.queryStart, p.queryEnd, clsCtl), ErrInvalidChar, "control character")
 	}
 	if p.mFrag&clsCtl != 0 {
-		return p, fail(ComponentFragment, firstOf(s, p.fragStart, len(s), clsCtl), ErrInvalidChar, "control character")
+		return fail(ComponentFragment, firstOf(s, p.fragStart, n, clsCtl), ErrInvalidChar, "control character")
 	}
-	return p, nil
+	return nil
 }
 
 func charReason(c byte) string {

@@ -37,7 +37,8 @@ func parseInput(s string) (parts, int, *failure) {
 	if f != nil {
 		return parts{}, 0, f
 	}
-	p, f := parse(in, false)
+	var p parts
+	f = p.parse(in, false)
 	return p, shift, f
 }
 
