@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The end-to-end tests build the command and run it as a process.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "canon-cmd")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "canon")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		panic("go build: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// canonCmd runs the binary with args and stdin; it returns stdout, stderr
+// and the exit status.
+func canonCmd(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestArgs(t *testing.T) {
+	out, _, code := canonCmd(t, "", "HTTP://Example.COM:80/a/./b/../c", "http://h/%7e")
+	if out != "http://example.com/a/c\nhttp://h/~\n" || code != 0 {
+		t.Errorf("got %q, exit %d", out, code)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	in := "HTTP://A/x\nhttp://h:8x/\n"
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-format", "text"}, "http://a/x\n\n"},
+		{[]string{"-format", "text", "-skip-invalid"}, "http://a/x\n"},
+		{[]string{"-format", "tsv"}, "HTTP://A/x\thttp://a/x\nhttp://h:8x/\t\n"},
+		{[]string{"-format", "jsonl"}, `{"in":"HTTP://A/x","out":"http://a/x"}` + "\n" +
+			`{"in":"http://h:8x/","error":"canon.AppendNormalized(\"http://h:8x/\"): port: invalid character (at \"x/\")"}` + "\n"},
+	}
+	for _, tc := range cases {
+		out, errOut, code := canonCmd(t, in, tc.args...)
+		if out != tc.want || code != 1 {
+			t.Errorf("canon %v = %q, exit %d; want %q, exit 1", tc.args, out, code, tc.want)
+		}
+		if !strings.Contains(errOut, "line 2: ") || !strings.Contains(errOut, "1 of 2 lines failed") {
+			t.Errorf("canon %v: stderr %q lacks the line error or the summary", tc.args, errOut)
+		}
+	}
+}
+
+func TestUniqueCount(t *testing.T) {
+	in := "http://a/\nHTTP://A:80/\nhttp://b/\nhttp://a/#x\nhttp://A/\n"
+	out, _, code := canonCmd(t, in, "-u")
+	if out != "http://a/\nhttp://b/\nhttp://a/#x\n" || code != 0 {
+		t.Errorf("-u: %q, exit %d", out, code)
+	}
+	out, _, _ = canonCmd(t, in, "-u", "-c")
+	if out != "      3 http://a/\n      1 http://b/\n      1 http://a/#x\n" {
+		t.Errorf("-u -c: %q", out)
+	}
+	out, _, _ = canonCmd(t, in, "-u", "-steps", "+nofragment")
+	if out != "http://a/\nhttp://b/\n" {
+		t.Errorf("-u -steps +nofragment: %q", out)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"-equal", "http://h/%7Ea", "HTTP://H:80/~a"}, 0},
+		{[]string{"-equal", "http://h/a", "http://h/A"}, 1},
+		{[]string{"-equal", "http://h/a"}, 2},
+		{[]string{"-p", "nosuch", "http://h/"}, 2},
+		{[]string{"-format", "xml", "http://h/"}, 2},
+		{[]string{"-c", "http://h/"}, 2},
+		{[]string{"-nosuchflag"}, 2},
+		{[]string{"-h"}, 0},
+		{[]string{"-version"}, 0},
+		{[]string{"-list-profiles"}, 0},
+		{[]string{"relative/ref"}, 1},
+	} {
+		if _, _, code := canonCmd(t, "", tc.args...); code != tc.code {
+			t.Errorf("canon %v: exit %d, want %d", tc.args, code, tc.code)
+		}
+	}
+}
+
+func TestEmptyInput(t *testing.T) {
+	out, errOut, code := canonCmd(t, "")
+	if out != "" || errOut != "" || code != 0 {
+		t.Errorf("empty input: %q %q %d", out, errOut, code)
+	}
+}
+
+func TestLineEndings(t *testing.T) {
+	out, _, code := canonCmd(t, "HTTP://A/1\r\nHTTP://A/2\r\nHTTP://A/3")
+	if out != "http://a/1\nhttp://a/2\nhttp://a/3\n" || code != 0 {
+		t.Errorf("CRLF and no final newline: %q, exit %d", out, code)
+	}
+}
+
+func TestBase(t *testing.T) {
+	out, _, _ := canonCmd(t, "../x\ny?q\n", "-base", "https://example.com/dir/sub/")
+	if out != "https://example.com/dir/x\nhttps://example.com/dir/sub/y?q\n" {
+		t.Errorf("-base: %q", out)
+	}
+	out, _, _ = canonCmd(t, "../../../g\n", "-p", "webcapture", "-base", "http://a/b/c/d;p?q")
+	if out != "http://a/../g\n" {
+		t.Errorf("-base with webcapture: %q", out)
+	}
+}
+
+// TestOrderManyWorkers checks that output order follows input order with
+// many workers, and handles a 10 MB input.
+func TestOrderManyWorkers(t *testing.T) {
+	var in, want strings.Builder
+	for i := 0; in.Len() < 10<<20; i++ {
+		n := strconv.Itoa(i)
+		in.WriteString("HTTP://Host" + strconv.Itoa(i%7) + ".example/a/./" + n + "/../p" + n + "?q=%7e\n")
+		want.WriteString("http://host" + strconv.Itoa(i%7) + ".example/a/p" + n + "?q=~\n")
+	}
+	f := filepath.Join(t.TempDir(), "in.txt")
+	if err := os.WriteFile(f, []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := canonCmd(t, "", "-j", "8", "-f", f)
+	if code != 0 || out != want.String() {
+		t.Fatalf("10 MB with -j 8: exit %d, stderr %q, output equal: %v (len %d vs %d)", code, errOut, out == want.String(), len(out), want.Len())
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	long := "http://h/" + strings.Repeat("a", 1<<20)
+	out, _, code := canonCmd(t, long+"\nhttp://B/\n")
+	if code != 0 || out != long+"\nhttp://b/\n" {
+		t.Errorf("1 MiB line: exit %d, len %d", code, len(out))
+	}
+}
