@@ -459,35 +459,35 @@ func isNFCRuns(t string) bool {
 
 // dots removes dot segments from the path written at offset pathAt.
 func (e *engine) dots(pathAt int) {
-	w := &e.w
-	one808 := e.p.Has(RemoveDots1808)
-	if !one808 && !e.p.Has(RemoveDots) {
+	if !e.p.Has(RemoveDots) && !e.p.Has(RemoveDots1808) {
 		return
 	}
+	e.removeDots(pathAt)
+	if !e.pr.hasAuth {
+		// Only dot removal can make such a path start with "//".
+		e.fixDoubleSlash(pathAt)
+	}
+}
+
+func (e *engine) removeDots(pathAt int) {
+	w := &e.w
 	str, b := w.tail(pathAt)
 	if b == nil {
 		if e.pr.mPath&clsDot == 0 || !hasDotSegment(str) {
-			if !e.pr.hasAuth {
-				e.fixDoubleSlash(pathAt)
-			}
 			return
 		}
 		w.spill()
 		_, b = w.tail(pathAt)
 	} else if !hasDotSegment(b) {
-		e.fixDoubleSlash(pathAt)
 		return
 	}
 	var out []byte
-	if one808 {
+	if e.p.Has(RemoveDots1808) {
 		out = removeDotSegments1808(b)
 	} else {
 		out = removeDotSegmentsInPlace(b)
 	}
 	w.truncate(pathAt + len(out))
-	if !e.pr.hasAuth {
-		e.fixDoubleSlash(pathAt)
-	}
 }
 
 // fixDoubleSlash writes a path that starts with "//" in a URI without an
