@@ -228,18 +228,25 @@ func escapeInvalidUTF8(s string) string {
 	return ownedString(b)
 }
 
-// lowerRun writes s[i:j] with ASCII letters lowercased.
+// lowerRun writes s[i:j] with ASCII letters lowercased. From the first
+// uppercase letter on, the output differs from the input, so the rest is
+// appended in one tight loop.
 func (e *engine) lowerRun(i, j int) {
 	s, w := e.s, &e.w
-	start := i
-	for k := i; k < j; k++ {
-		if c := s[k]; byteClass[c]&clsUpper != 0 {
-			w.run(start, k)
-			w.byte(c + ('a' - 'A'))
-			start = k + 1
-		}
+	k := i
+	for k < j && byteClass[s[k]]&clsUpper == 0 {
+		k++
 	}
-	w.run(start, j)
+	w.run(i, k)
+	if k == j {
+		return
+	}
+	if !w.dirty {
+		w.spill()
+	}
+	for ; k < j; k++ {
+		w.buf = append(w.buf, lower(s[k]))
+	}
 }
 
 // port writes the port as the profile's port steps say.

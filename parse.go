@@ -295,11 +295,11 @@ func (p *parts) parse(s string, lenient bool) *failure {
 	p.pathStart = i
 	var m uint16
 	for ; i < n; i++ {
-		c := s[i]
-		if c == '?' || c == '#' {
+		c := byteClass[s[i]]
+		if c&clsEndPath != 0 {
 			break
 		}
-		m |= byteClass[c]
+		m |= c
 	}
 	p.pathEnd = i
 	p.mPath = m

@@ -26,6 +26,7 @@ const (
 	clsDot                           // "."
 	clsBackslash                     // "\": rejected in authority and path (policy)
 	clsOutside                       // outside the URI grammar everywhere: space " < > [ \ ] ^ ` { | } DEL
+	clsEndPath                       // "?" and "#", which end a path
 )
 
 // byteClass is built once at init from the ABNF sets; see the constants.
@@ -62,6 +63,7 @@ func buildByteClass() (t [256]uint16) {
 	set(digit+"ABCDEFabcdef", clsHex)
 	set(alphaUpper+alphaLower+digit+"+-.", clsScheme)
 	set("%", clsPct)
+	set("?#", clsEndPath)
 	set(".", clsDot)
 	set("\\", clsBackslash)
 	set(" \"<>[\\]^`{|}\x7f", clsOutside)
