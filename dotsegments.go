@@ -45,41 +45,60 @@ func removeDotSegmentsInPlace(b []byte) []byte {
 		return n-i >= len(prefix) && string(b[i:i+len(prefix)]) == prefix
 	}
 	for r < n {
-		switch {
-		// A: remove a prefix "../" or "./".
-		case at(r, "../"):
-			r += 3
-		case at(r, "./"):
-			r += 2
-		// B: replace a prefix "/./" or a final "/." with "/".
-		case at(r, "/./"):
-			r += 2
-		case r+2 == n && at(r, "/."):
-			r++
-			b[r] = '/'
-		// C: replace a prefix "/../" or a final "/.." with "/", and remove
-		// the last segment and its preceding "/" (if any) from the output.
-		case at(r, "/../"):
-			r += 3
-			w = lastSlash(b[:w])
-		case r+3 == n && at(r, "/.."):
-			r += 2
-			b[r] = '/'
-			w = lastSlash(b[:w])
-		// D: remove a final "." or "..".
-		case (r+1 == n && b[r] == '.') || (r+2 == n && at(r, "..")):
-			r = n
-		// E: move the first segment, with its leading "/" if any, to the output.
-		default:
-			start := r
-			if b[r] == '/' {
-				r++
+		// Rules A-D apply only where the input buffer starts with "." or
+		// "/."; test the first bytes before anything else.
+		switch c := b[r]; {
+		case c == '.':
+			switch {
+			// A: remove a prefix "../" or "./".
+			case at(r, "../"):
+				r += 3
+				continue
+			case at(r, "./"):
+				r += 2
+				continue
+			// D: remove a final "." or "..".
+			case r+1 == n || (r+2 == n && b[r+1] == '.'):
+				r = n
+				continue
 			}
-			for r < n && b[r] != '/' {
+		case c == '/' && r+1 < n && b[r+1] == '.':
+			switch {
+			// B: replace a prefix "/./" or a final "/." with "/".
+			case at(r, "/./"):
+				r += 2
+				continue
+			case r+2 == n:
 				r++
+				b[r] = '/'
+				continue
+			// C: replace a prefix "/../" or a final "/.." with "/", and
+			// remove the last segment and its preceding "/" (if any)
+			// from the output.
+			case at(r, "/../"):
+				r += 3
+				w = lastSlash(b[:w])
+				continue
+			case r+3 == n && b[r+2] == '.':
+				r += 2
+				b[r] = '/'
+				w = lastSlash(b[:w])
+				continue
 			}
-			w += copy(b[w:], b[start:r])
 		}
+		// E: move the first segment, with its leading "/" if any, to the
+		// output (no copy while nothing has been removed yet).
+		start := r
+		if b[r] == '/' {
+			r++
+		}
+		for r < n && b[r] != '/' {
+			r++
+		}
+		if w != start {
+			copy(b[w:], b[start:r])
+		}
+		w += r - start
 	}
 	return b[:w]
 }
