@@ -86,7 +86,7 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 	w := &e.w
 	w.buf, w.base = dst, len(dst)
 	if f := e.normalize(in, p); f != nil {
-		return dst[:len(dst):len(dst)], toError("AppendNormalized", rawURL, shift, f)
+		return dst, toError("AppendNormalized", rawURL, shift, f)
 	}
 	if !w.dirty {
 		return append(dst, w.src[:w.n]...), nil

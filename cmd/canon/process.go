@@ -32,6 +32,16 @@ const (
 	batchBytes = 256 << 10
 )
 
+// batchPool recycles batches, whose buffers are most of the garbage the
+// command would otherwise make.
+var batchPool = sync.Pool{New: func() any { return new(batch) }}
+
+func newBatch(seq, first int) *batch {
+	b := batchPool.Get().(*batch)
+	*b = batch{seq: seq, first: first, lines: b.lines[:0], long: b.long[:0], out: b.out[:0]}
+	return b
+}
+
 func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 	maxInFlight := 4 * cfg.workers
 	work := make(chan *batch, cfg.workers)
@@ -42,34 +52,43 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 	// Reader.
 	go func() {
 		defer close(work)
+		// A batch's lines are gathered in one buffer and become
+		// substrings of one string: one allocation per batch, not per line.
 		seq, line := 0, 1
-		b := &batch{seq: seq, first: line}
-		size := 0
+		b := newBatch(seq, line)
+		var data []byte
+		var ends []int
 		emit := func() {
+			all := string(data)
+			start := 0
+			for _, e := range ends {
+				b.lines = append(b.lines, all[start:e])
+				start = e
+			}
 			slots <- struct{}{}
 			work <- b
 			seq++
-			b = &batch{seq: seq, first: line}
-			size = 0
+			b = newBatch(seq, line)
+			data, ends = data[:0], ends[:0]
 		}
-		add := func(s string, long bool) {
-			b.lines = append(b.lines, s)
+		add := func(s []byte, long bool) {
+			data = append(data, s...)
+			ends = append(ends, len(data))
 			b.long = append(b.long, long)
 			line++
-			size += len(s)
-			if len(b.lines) == batchLines || size >= batchBytes {
+			if len(ends) == batchLines || len(data) >= batchBytes {
 				emit()
 			}
 		}
 		var err error
 		if in == nil {
 			for _, u := range cfg.urls {
-				add(u, false)
+				add([]byte(u), false)
 			}
 		} else {
 			err = readLines(in, add)
 		}
-		if len(b.lines) > 0 {
+		if len(ends) > 0 {
 			emit()
 		}
 		readErr <- err
@@ -119,6 +138,7 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 			}
 			lines += len(b.lines)
 			failed += b.failed
+			batchPool.Put(b)
 			<-slots
 			prog.update(lines, failed)
 		}
@@ -146,7 +166,7 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 // readLines calls add for each line of r, without its "\n" or "\r\n".
 // A final line without a newline counts. A line longer than
 // canon.MaxLength is passed as "" with long set, and is not kept in memory.
-func readLines(r io.Reader, add func(string, bool)) error {
+func readLines(r io.Reader, add func([]byte, bool)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
 	tooLong := false
@@ -162,7 +182,7 @@ func readLines(r io.Reader, add func(string, bool)) error {
 			continue
 		}
 		if len(chunk) > 0 || len(long) > 0 || tooLong {
-			var s string
+			var s []byte
 			if !tooLong {
 				if len(long) > 0 {
 					long = append(long, chunk...)
@@ -178,7 +198,7 @@ func readLines(r io.Reader, add func(string, bool)) error {
 				if n > canon.MaxLength {
 					tooLong = true
 				} else {
-					s = string(chunk[:n])
+					s = chunk[:n] // add copies it before the next read
 				}
 			}
 			if len(chunk) > 0 || err == nil || tooLong {
@@ -208,6 +228,14 @@ func normalizeBatch(cfg *config, b *batch) {
 			err = fmt.Errorf("line longer than %d bytes", canon.MaxLength)
 		case cfg.base != "":
 			key, err = canon.NormalizeRef(cfg.base, in, cfg.profile)
+		case !cfg.unique && cfg.format == "text":
+			// The common case: append the key to the output directly.
+			n := len(b.out)
+			if b.out, err = canon.AppendNormalized(b.out, in, cfg.profile); err == nil {
+				b.out = append(b.out, '\n')
+				continue
+			}
+			b.out = b.out[:n]
 		default:
 			if buf, err = canon.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
 				key = string(buf)
