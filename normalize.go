@@ -315,7 +315,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 	}
 	p := e.p
 	at := w.length()
-	decUnres, upperHex := p.Has(DecodeUnreserved), p.Has(UppercaseEscapes)
+	decUnres, upperEsc := p.Has(DecodeUnreserved), p.Has(UppercaseEscapes)
 	decIRI := p.Has(DecodeIUnreserved)
 	inQuery := comp == ComponentQuery
 	start := i
@@ -351,7 +351,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 					continue
 				}
 			}
-			if upperHex && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])) {
+			if upperEsc && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])) {
 				w.run(start, k)
 				w.byte('%')
 				w.byte(upper(s[k+1]))
