@@ -67,11 +67,13 @@ func (e *engine) host() (int, *failure) {
 	}
 	if e.kind.special() && !(i < j && s[i] == '[') {
 		str, b := w.tail(at)
-		if b != nil {
-			str = string(b)
+		if b != nil && endsInNumber(b) {
+			str = string(b) // rare: only hosts whose last label is numeric
 		}
-		if f := checkNumericHost(str, i); f != nil {
-			return 0, f
+		if endsInNumber(str) {
+			if f := checkNumericHost(str, i); f != nil {
+				return 0, f
+			}
 		}
 	}
 	if p.Has(StripFileLocalhost) && e.kind == schemeFile {
@@ -334,19 +336,6 @@ func labelsFit(h string) bool {
 // host than the one a browser would contact, the input is rejected
 // (WHATWG URL "ends in a number"; hostile-catalogue E12, E13).
 func checkNumericHost(h string, off int) *failure {
-	// Fast exit for the common case: the last label (before an optional
-	// final dot) does not start with a digit. Labels are scanned back only
-	// while they could be numbers (hex digits and "x").
-	k := len(h) - 1
-	if k >= 0 && h[k] == '.' {
-		k--
-	}
-	for k >= 0 && (isHex(h[k]) || h[k] == 'x' || h[k] == 'X') {
-		k--
-	}
-	if k+1 >= len(h) || h[k+1] < '0' || h[k+1] > '9' {
-		return nil
-	}
 	t := strings.TrimSuffix(h, ".")
 	last := t
 	if k := strings.LastIndexByte(t, '.'); k >= 0 {
@@ -359,6 +348,21 @@ func checkNumericHost(h string, off int) *failure {
 		return nil
 	}
 	return fail(ComponentHost, off, ErrInvalidHost, "numeric host that is not a canonical IPv4 address")
+}
+
+// endsInNumber is the quick test before checkNumericHost: whether the
+// last label (before an optional final dot) could be a number. It scans
+// back only while the bytes could belong to one (hex digits and "x"), so
+// "example.com" is decided at its last byte.
+func endsInNumber[T string | []byte](h T) bool {
+	k := len(h) - 1
+	if k >= 0 && h[k] == '.' {
+		k--
+	}
+	for k >= 0 && (isHex(h[k]) || h[k] == 'x' || h[k] == 'X') {
+		k--
+	}
+	return k+1 < len(h) && h[k+1] >= '0' && h[k+1] <= '9'
 }
 
 func isNumericLabel(l string) bool {
