@@ -115,10 +115,8 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 	var abs string
 	if p.Has(ResolveRFC1808) {
 		abs = resolve1808(&b, &r)
-	} else if r.schemeEnd >= 0 && !hasDotSegment(r.s[r.pathStart:r.pathEnd]) {
-		abs = r.s
 	} else {
-		abs = ownedString(appendResolved(make([]byte, 0, len(b.s)+len(r.s)+2), &b, &r))
+		abs = resolve3986(&b, &r)
 	}
 	var e engine
 	if f := e.normalize(abs, p); f != nil {

@@ -26,10 +26,17 @@ func Resolve(base, ref string) (string, error) {
 	if f != nil {
 		return "", toError("Resolve", ref, rshift, f)
 	}
-	if r.schemeEnd >= 0 && !hasDotSegment(r.s[r.pathStart:r.pathEnd]) && !pathNeedsDotPrefix(&r, r.s[r.pathStart:r.pathEnd]) {
-		return r.s, nil // already absolute and dot-free: ref itself
+	return resolve3986(&b, &r), nil
+}
+
+// resolve3986 returns the target of r against b (RFC 3986 §5.2.2, strict):
+// r itself, without allocating, when it is absolute and has no dot
+// segment, a new string otherwise.
+func resolve3986(b, r *parts) string {
+	if r.schemeEnd >= 0 && !hasDotSegment(r.s[r.pathStart:r.pathEnd]) {
+		return r.s
 	}
-	return ownedString(appendResolved(make([]byte, 0, len(b.s)+len(r.s)+2), &b, &r)), nil
+	return ownedString(appendResolved(make([]byte, 0, len(b.s)+len(r.s)+2), b, r))
 }
 
 func parseInput(s string) (parts, int, *failure) {
@@ -96,19 +103,21 @@ func appendResolved(dst []byte, b, r *parts) []byte {
 	if auth == nil && len(dst)-pathAt >= 2 && dst[pathAt] == '/' && dst[pathAt+1] == '/' {
 		dst = append(dst[:pathAt], append([]byte("/."), dst[pathAt:]...)...)
 	}
+	return appendQueryFragment(dst, query, hasQuery, r)
+}
+
+// appendQueryFragment ends a recomposed reference (RFC 3986 §5.3): the
+// query, if any, and the fragment of r, if any.
+func appendQueryFragment(dst []byte, query string, hasQuery bool, r *parts) []byte {
 	if hasQuery {
 		dst = append(dst, '?')
 		dst = append(dst, query...)
 	}
 	if r.hasFrag {
 		dst = append(dst, '#')
-		dst = append(dst, rs[r.fragStart:]...)
+		dst = append(dst, r.s[r.fragStart:]...)
 	}
 	return dst
-}
-
-func pathNeedsDotPrefix(p *parts, path string) bool {
-	return !p.hasAuth && strings.HasPrefix(path, "//")
 }
 
 // resolve1808 makes ref absolute against base with the algorithm of
@@ -175,15 +184,7 @@ func resolve1808(b, r *parts) string {
 		dst = append(dst, ';')
 		dst = append(dst, rparams...)
 	}
-	if hasRQuery {
-		dst = append(dst, '?')
-		dst = append(dst, rquery...)
-	}
-	if r.hasFrag {
-		dst = append(dst, '#')
-		dst = append(dst, rs[r.fragStart:]...)
-	}
-	return ownedString(dst)
+	return ownedString(appendQueryFragment(dst, rquery, hasRQuery, r))
 }
 
 // splitParams splits an RFC 1808 path at its first ";".
