@@ -59,6 +59,14 @@ package canon
 // When rawURL is already canonical, Normalize returns it unchanged
 // without allocating.
 func Normalize(rawURL string, p Profile) (string, error) {
+	if n, ok := quick(rawURL, p); ok {
+		return rawURL[:n], nil
+	}
+	return normalize(rawURL, p)
+}
+
+// normalize is Normalize without the quick check.
+func normalize(rawURL string, p Profile) (string, error) {
 	in, shift, f := trim(rawURL)
 	if f != nil {
 		return "", toError("Normalize", rawURL, 0, f)
@@ -78,6 +86,9 @@ func Normalize(rawURL string, p Profile) (string, error) {
 // nothing when dst has room for the result. On error it returns dst
 // unchanged.
 func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
+	if n, ok := quick(rawURL, p); ok {
+		return append(dst, rawURL[:n]...), nil
+	}
 	in, shift, f := trim(rawURL)
 	if f != nil {
 		return dst, toError("AppendNormalized", rawURL, 0, f)
@@ -101,6 +112,14 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 // dot segments take part in resolution as the RFCs say.
 func NormalizeRef(base, ref string, p Profile) (string, error) {
 	const op = "NormalizeRef"
+	if n, ok := quick(ref, p); ok {
+		// An absolute reference without dot segments resolves to itself
+		// (RFC 3986 §5.2.2, RFC 1808 §4 step 2b) and is canonical; only
+		// the base remains to be checked.
+		if _, ok := quick(base, Profile{}); ok {
+			return ref[:n], nil
+		}
+	}
 	b, bshift, f := parseInput(base)
 	if f != nil {
 		return "", toError(op, base, bshift, f)

@@ -182,6 +182,15 @@ func FuzzNormalize(f *testing.F) {
 				}
 			}
 		}
+		// The quick check never says canonical where the engine would
+		// change the input, under any profile; keys are the inputs it
+		// says yes to most.
+		for _, p := range quickProfiles() {
+			checkQuick(t, in, p)
+			for _, k := range keys {
+				checkQuick(t, k, p)
+			}
+		}
 		// IRI(RFC3986(x)) == IRI(x) wherever both succeed (RFC 3987 §3.1
 		// mapping commutes with the IRI ladder).
 		if keys[1] != "" && keys[2] != "" {

@@ -15,6 +15,13 @@ import "strings"
 // prefix ("foo:/a/..//b" -> "foo:/.//b"), as the WHATWG URL Standard does;
 // otherwise the path would be read back as an authority.
 func Resolve(base, ref string) (string, error) {
+	if _, ok := quick(ref, Profile{}); ok {
+		// An absolute reference without dot segments resolves to itself
+		// (§5.2.2); only the base remains to be checked.
+		if _, ok := quick(base, Profile{}); ok {
+			return ref, nil
+		}
+	}
 	b, bshift, f := parseInput(base)
 	if f != nil {
 		return "", toError("Resolve", base, bshift, f)
