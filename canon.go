@@ -59,13 +59,16 @@ package canon
 // When rawURL is already canonical, Normalize returns it unchanged
 // without allocating.
 func Normalize(rawURL string, p Profile) (string, error) {
-	if n, ok := quick(rawURL, p); ok {
-		return rawURL[:n], nil
+	if b, end, ok := fast(nil, rawURL, p); ok {
+		if end >= 0 {
+			return rawURL[:end], nil
+		}
+		return ownedString(b), nil
 	}
 	return normalize(rawURL, p)
 }
 
-// normalize is Normalize without the quick check.
+// normalize is Normalize without the fast path: the engine alone.
 func normalize(rawURL string, p Profile) (string, error) {
 	in, shift, f := trim(rawURL)
 	if f != nil {
@@ -86,8 +89,11 @@ func normalize(rawURL string, p Profile) (string, error) {
 // nothing when dst has room for the result. On error it returns dst
 // unchanged.
 func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
-	if n, ok := quick(rawURL, p); ok {
-		return append(dst, rawURL[:n]...), nil
+	if b, end, ok := fast(dst, rawURL, p); ok {
+		if end >= 0 {
+			return append(dst, rawURL[:end]...), nil
+		}
+		return b, nil
 	}
 	in, shift, f := trim(rawURL)
 	if f != nil {
@@ -112,11 +118,12 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 // dot segments take part in resolution as the RFCs say.
 func NormalizeRef(base, ref string, p Profile) (string, error) {
 	const op = "NormalizeRef"
-	if n, ok := quick(ref, p); ok {
-		// An absolute reference without dot segments resolves to itself
-		// (RFC 3986 §5.2.2, RFC 1808 §4 step 2b) and is canonical; only
-		// the base remains to be checked.
-		if _, ok := quick(base, Profile{}); ok {
+	if _, n, ok := fast(nil, ref, p.with(RemoveDots)); ok && n >= 0 {
+		// An absolute reference without dot segments (RemoveDots would
+		// change nothing) resolves to itself (RFC 3986 §5.2.2, RFC 1808
+		// §4 step 2b), and it is canonical; only the base remains to be
+		// checked.
+		if _, end, ok := fast(nil, base, Profile{}); ok && end >= 0 {
 			return ref[:n], nil
 		}
 	}

@@ -16,7 +16,12 @@ func RemoveDotSegments(path string) string {
 }
 
 // hasDotSegment reports whether a segment of path is "." or "..".
-func hasDotSegment[T string | []byte](path T) bool {
+func hasDotSegment[T string | []byte](path T) bool { return firstDotSegment(path) >= 0 }
+
+// firstDotSegment returns the offset at which the first "." or ".."
+// segment of path starts, with the "/" before it if there is one, or -1.
+// Everything before that offset is unchanged by dot-segment removal.
+func firstDotSegment[T string | []byte](path T) int {
 	for i := 0; i < len(path); i++ {
 		if path[i] != '.' || (i > 0 && path[i-1] != '/') {
 			continue
@@ -27,10 +32,10 @@ func hasDotSegment[T string | []byte](path T) bool {
 			j++
 		}
 		if j == len(path) || path[j] == '/' {
-			return true
+			return max(i-1, 0)
 		}
 	}
-	return false
+	return -1
 }
 
 // removeDotSegmentsInPlace runs the loop of RFC 3986 §5.2.4 with the input
@@ -40,7 +45,18 @@ func hasDotSegment[T string | []byte](path T) bool {
 // Removing the last output segment scans back over bytes that are then
 // dropped, so the whole loop is linear in len(b).
 func removeDotSegmentsInPlace(b []byte) []byte {
-	w, r, n := 0, 0, len(b)
+	return removeDotSegmentsFrom(b, firstDotSegment(b))
+}
+
+// removeDotSegmentsFrom is removeDotSegmentsInPlace for a caller that
+// knows where the first dot segment starts (see firstDotSegment), or that
+// there is none (w < 0): rule E moves the segments before it unchanged.
+func removeDotSegmentsFrom(b []byte, w int) []byte {
+	n := len(b)
+	if w < 0 {
+		return b
+	}
+	r := w
 	at := func(i int, prefix string) bool {
 		return n-i >= len(prefix) && string(b[i:i+len(prefix)]) == prefix
 	}
@@ -87,18 +103,18 @@ func removeDotSegmentsInPlace(b []byte) []byte {
 			}
 		}
 		// E: move the first segment, with its leading "/" if any, to the
-		// output (no copy while nothing has been removed yet).
-		start := r
-		if b[r] == '/' {
-			r++
+		// output - and with it every segment up to the next dot segment,
+		// which E would move one by one.
+		// (next is never 0: A-D have matched a dot segment at r; max
+		// keeps the loop finite whatever.)
+		next := firstDotSegment(b[r:])
+		if next < 0 {
+			next = n - r
 		}
-		for r < n && b[r] != '/' {
-			r++
-		}
-		if w != start {
-			copy(b[w:], b[start:r])
-		}
-		w += r - start
+		next = max(next, 1)
+		copy(b[w:], b[r:r+next])
+		r += next
+		w += next
 	}
 	return b[:w]
 }

@@ -23,26 +23,37 @@ const (
 func kindOf(scheme string) schemeKind {
 	// Schemes are ASCII: c|0x20 lowercases a letter, and a byte that is
 	// not a letter cannot match one of the lowercase letters compared.
-	if len(scheme) < 2 || len(scheme) > 5 {
-		return schemeOther
+	is := func(name string) bool {
+		for i := 0; i < len(name); i++ {
+			if scheme[i]|0x20 != name[i] {
+				return false
+			}
+		}
+		return true
 	}
-	var b [5]byte
-	for i := 0; i < len(scheme); i++ {
-		b[i] = scheme[i] | 0x20
-	}
-	switch string(b[:len(scheme)]) {
-	case "http":
-		return schemeHTTP
-	case "https":
-		return schemeHTTPS
-	case "ws":
-		return schemeWS
-	case "wss":
-		return schemeWSS
-	case "ftp":
-		return schemeFTP
-	case "file":
-		return schemeFile
+	switch len(scheme) {
+	case 2:
+		if is("ws") {
+			return schemeWS
+		}
+	case 3:
+		if is("wss") {
+			return schemeWSS
+		}
+		if is("ftp") {
+			return schemeFTP
+		}
+	case 4:
+		if is("http") {
+			return schemeHTTP
+		}
+		if is("file") {
+			return schemeFile
+		}
+	case 5:
+		if is("https") {
+			return schemeHTTPS
+		}
 	}
 	return schemeOther
 }

@@ -15,10 +15,11 @@ import "strings"
 // prefix ("foo:/a/..//b" -> "foo:/.//b"), as the WHATWG URL Standard does;
 // otherwise the path would be read back as an authority.
 func Resolve(base, ref string) (string, error) {
-	if _, ok := quick(ref, Profile{}); ok {
-		// An absolute reference without dot segments resolves to itself
-		// (§5.2.2); only the base remains to be checked.
-		if _, ok := quick(base, Profile{}); ok {
+	if _, end, ok := fast(nil, ref, Profile{}.with(RemoveDots)); ok && end >= 0 {
+		// An absolute reference without dot segments (RemoveDots would
+		// change nothing) resolves to itself (§5.2.2); only the base
+		// remains to be checked.
+		if _, end, ok := fast(nil, base, Profile{}); ok && end >= 0 {
 			return ref, nil
 		}
 	}

@@ -1,0 +1,340 @@
+package canon
+
+import "strings"
+
+// The fast path. Nearly every real URL has one shape, and nearly every
+// real URL is already canonical or needs one of a few changes. fast reads
+// such a URL once, in the manner of norm.Form's quick check: while the
+// output equals the input it writes nothing, so a canonical URL costs
+// one scan and no allocation; at the first change it copies what it
+// passed and goes on writing, so a URL that changes costs one scan and
+// one buffer. Anything else - a userinfo, an IP literal, a zero-padded
+// port, a byte outside the URI grammar, non-ASCII, an escape a step would
+// decode to non-ASCII or that is invalid, a change the profile does not
+// make - goes to the engine (normalize.go), which handles every input.
+// TestFastAgreesWithEngine and FuzzNormalize hold fast to giving the
+// engine's key whenever it gives one.
+//
+// The shape, in ASCII (RFC 3986 §3 with the uncommon branches left out):
+//
+//	scheme "://" host [ ":" port ] path [ "?" query ] [ "#" fragment ]
+//	scheme   = letter *( letter / digit / "+" / "-" / "." )
+//	host     = *( unreserved / sub-delims ), not ending in "."; a
+//	           numeric last label only in a canonical IPv4 address
+//	port     = 1*5digit, no leading zero, at most 65535
+//	path     = *( "/" *( pchar ) )
+//	query    = *( pchar / "/" / "?" ), and so the fragment
+//
+// with every "%" starting a valid escape. The changes made, each only
+// when the profile has the step: lowercase the scheme and the host
+// (LowercaseScheme, LowercaseHost), drop a default port (RemoveDefaultPort,
+// RemoveHTTPFTPPort), decode an escaped unreserved character
+// (DecodeUnreserved), uppercase the hex of other escapes
+// (UppercaseEscapes), remove dot segments (RemoveDots, RemoveDots1808),
+// write an empty path as "/" (AddRootPath, AddHTTPRootPath), and drop
+// the fragment (RemoveFragment).
+
+// Fast classes: which bytes each part of the shape may hold.
+const (
+	fScheme    uint8 = 1 << iota // a-z 0-9 + - .
+	fHost                        // reg-name less "%" and A-Z: a-z 0-9 - . _ ~ ! $ & ' ( ) * + , ; =
+	fPath                        // pchar and "/", less "%" and ".", which need a look
+	fQuery                       // pchar, "/" and "?", less "%"
+	fSchemeAny                   // fScheme and A-Z
+	fHostAny                     // fHost and A-Z
+	fUpper                       // A-Z
+)
+
+var fastClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		b := byteClass[c]
+		lowerOrDigit := b&(clsUnreserved|clsUpper) == clsUnreserved && c != '-' && c != '.' && c != '_' && c != '~'
+		if lowerOrDigit || c == '+' || c == '-' || c == '.' {
+			t[c] |= fScheme | fSchemeAny
+		}
+		if b&(clsUnreserved|clsSubDelim) != 0 && b&clsUpper == 0 {
+			t[c] |= fHost | fHostAny
+		}
+		pchar := b&clsNotPath == 0 && c != '%' // unreserved, sub-delims, ":", "@" and "/"
+		if pchar && c != '.' {
+			t[c] |= fPath
+		}
+		if pchar || c == '?' {
+			t[c] |= fQuery
+		}
+		if b&clsUpper != 0 {
+			t[c] |= fUpper | fSchemeAny | fHostAny
+		}
+	}
+	return t
+}()
+
+// fast normalizes s under p for URLs of the shape above. When s is
+// canonical, it returns dst unchanged and the length of the key, s[:end]
+// (end < len(s) when p removes the fragment). When s changes, it returns
+// dst with the key appended and end = -1. ok is false when s needs the
+// engine; dst may then hold bytes past its length, but its length and
+// contents are those the caller gave.
+func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
+	n := len(s)
+	if n > MaxLength || n == 0 || fastClass[s[0]]&fSchemeAny == 0 || s[0] < 'A' {
+		return dst, 0, false // also a digit, "+", "-" or "." first
+	}
+	if p.steps&(1<<DecodeAll|1<<PlusToSpace) != 0 {
+		// POWDER: DecodeAll rewrites every escape and PlusToSpace every "+".
+		if p.Has(DecodeAll) && strings.IndexByte(s, '%') >= 0 ||
+			p.Has(PlusToSpace) && strings.IndexByte(s, '+') >= 0 {
+			return dst, 0, false
+		}
+	}
+	// The output is dst[base:] followed by the input s[from:k] not yet
+	// copied; while from == 0 and nothing was appended, it is s[:k].
+	base, from := len(dst), 0
+
+	// Scheme (RFC 3986 §3.1, §6.2.2.1) and "//".
+	i := span(s, 0, fScheme)
+	if i < n && fastClass[s[i]]&fUpper != 0 {
+		if !p.Has(LowercaseScheme) {
+			return dst, 0, false
+		}
+		i = span(s, i, fSchemeAny)
+		dst = reserve(dst, n+1)
+		dst = appendLower(dst, s[:i])
+		from = i
+	}
+	if n-i < 3 || s[i] != ':' || s[i+1] != '/' || s[i+2] != '/' {
+		return dst[:base], 0, false
+	}
+	scheme := s[:i]
+
+	// Host (§3.2.2, §6.2.2.1): a registered name or a canonical IPv4.
+	h := i + 3
+	k := span(s, h, fHost)
+	lowerHost := k < n && fastClass[s[k]]&fUpper != 0
+	if lowerHost {
+		k = span(s, k, fHostAny)
+	}
+	host := s[h:k]
+	switch {
+	case host == "":
+		if kindOf(scheme).needsHost() {
+			return dst[:base], 0, false
+		}
+	case lowerHost && !p.Has(LowercaseHost),
+		host[len(host)-1] == '.', len(host) > MaxHostLength,
+		endsInNumber(host) && isNumericLabel(host[strings.LastIndexByte(host, '.')+1:]) && (lowerHost || !isCanonicalIPv4(host)),
+		p.Has(HostToUnicode) && hasACEPrefix(host),
+		p.Has(StripFileLocalhost) && strings.EqualFold(host, "localhost") && kindOf(scheme) == schemeFile:
+		return dst[:base], 0, false
+	}
+	if lowerHost {
+		dst = reserve(dst, n-from+1)
+		dst = append(dst, s[from:h]...)
+		dst = appendLower(dst, host)
+		from = k
+	}
+
+	// Port (§3.2.3, §6.2.3).
+	if k < n && s[k] == ':' {
+		colon := k
+		k++
+		v, digits := 0, 0
+		for k < n && s[k] >= '0' && s[k] <= '9' && digits < 6 {
+			v = v*10 + int(s[k]-'0')
+			k++
+			digits++
+		}
+		if digits == 0 || digits == 6 || s[colon+1] == '0' || v > 65535 {
+			return dst[:base], 0, false // empty, zero-padded or invalid: the engine's
+		}
+		kind := kindOf(scheme)
+		if p.Has(RemoveDefaultPort) && v == kind.defaultPort() ||
+			p.Has(RemoveHTTPFTPPort) && (kind == schemeHTTP && v == 80 || kind == schemeFTP && v == 21) {
+			dst = reserve(dst, n-from+1)
+			dst = append(dst, s[from:colon]...)
+			from = k
+		}
+	}
+	if k < n && s[k] != '/' && s[k] != '?' && s[k] != '#' {
+		return dst[:base], 0, false // a byte the host may not hold
+	}
+
+	// Path (§3.3). The scan notes where the first dot segment starts (as
+	// an offset into the path), so that removing them needs no second
+	// search; an escape decoded to "." could make one anywhere, and then
+	// the search runs after all.
+	pathAt := len(dst) + k - from // where the path starts in the output
+	dotAt, decodedDot := -1, false
+	for k < n {
+		k = span(s, k, fPath)
+		if k == n {
+			break
+		}
+		switch s[k] {
+		case '.':
+			// s[k-1] exists: the path starts with "/".
+			if dotAt < 0 && s[k-1] == '/' && (endsSegment(s, k+1) || s[k+1] == '.' && endsSegment(s, k+2)) {
+				dotAt = len(dst) + k - 1 - from - pathAt
+			}
+			k++
+			continue
+		case '%':
+			var ok bool
+			if dst, from, ok = fastEscape(dst, s, k, from, p); !ok {
+				return dst[:base], 0, false
+			}
+			decodedDot = decodedDot || from == k+3 && dst[len(dst)-1] == '.'
+			k += 3
+			continue
+		}
+		break
+	}
+	if k < n && s[k] != '?' && s[k] != '#' {
+		return dst[:base], 0, false
+	}
+
+	// Dot segments (§6.2.2.3, or RFC 1808 §4) and the empty path (§6.2.3).
+	if (dotAt >= 0 || decodedDot) && (p.Has(RemoveDots) || p.Has(RemoveDots1808)) {
+		dst = reserve(dst, n-from+1)
+		undoLen, undoFrom := len(dst), from
+		dst = append(dst, s[from:k]...)
+		from = k
+		path := dst[pathAt:]
+		was := len(path)
+		switch {
+		case p.Has(RemoveDots1808):
+			path = removeDotSegments1808(path)
+		case decodedDot:
+			path = removeDotSegmentsInPlace(path)
+		default:
+			path = removeDotSegmentsFrom(path, dotAt)
+		}
+		if len(path) == was {
+			// Nothing removed (RFC 1808 keeps a ".." with nothing to
+			// cancel): the path is still the input's, left uncopied.
+			dst, from = dst[:undoLen], undoFrom
+		} else {
+			dst = dst[:pathAt+len(path)]
+		}
+	}
+	if pathAt == len(dst)+k-from && (p.Has(AddRootPath) || p.Has(AddHTTPRootPath) && kindOf(scheme).defaultPort() > 0) {
+		dst = reserve(dst, n-from+1)
+		dst = append(dst, s[from:k]...)
+		dst = append(dst, '/')
+		from = k
+	}
+
+	// Query (§3.4) and fragment (§3.5).
+	if k < n && s[k] == '?' {
+		var ok bool
+		if dst, k, from, ok = fastQuery(dst, s, k+1, from, p); !ok {
+			return dst[:base], 0, false
+		}
+	}
+	end = n
+	if k < n { // s[k] == '#'
+		if p.Has(RemoveFragment) {
+			// The fragment goes, but a control character in it is
+			// still an error (Parse).
+			for j := k + 1; j < n; j++ {
+				if s[j] < ' ' {
+					return dst[:base], 0, false
+				}
+			}
+			end = k
+		} else {
+			var ok bool
+			if dst, k, from, ok = fastQuery(dst, s, k+1, from, p); !ok || k < n {
+				return dst[:base], 0, false // a second "#"
+			}
+		}
+	}
+	if from == 0 && len(dst) == base {
+		return dst, end, true
+	}
+	return append(dst, s[from:end]...), -1, true
+}
+
+// span returns the offset of the first byte of s from k on that is not in
+// the fast class cls, or len(s). (Unrolled to four bytes a step, it made
+// the corpus benchmark slower.)
+func span(s string, k int, cls uint8) int {
+	for k < len(s) && fastClass[s[k]]&cls != 0 {
+		k++
+	}
+	return k
+}
+
+// reserve makes room in dst for n more bytes. fast calls it before each
+// write with the most the rest of the output can take (the rest of the
+// input and a "/"), so that the key takes one allocation at most.
+func reserve(dst []byte, n int) []byte {
+	if cap(dst)-len(dst) >= n {
+		return dst
+	}
+	b := make([]byte, len(dst), len(dst)+n)
+	copy(b, dst)
+	return b
+}
+
+// endsSegment reports whether a path segment ends at s[k].
+func endsSegment(s string, k int) bool {
+	return k >= len(s) || s[k] == '/' || s[k] == '?' || s[k] == '#'
+}
+
+// appendLower appends t with its ASCII letters lowercased.
+func appendLower(dst []byte, t string) []byte {
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if fastClass[c]&fUpper != 0 {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// fastQuery scans a query or fragment from s[k] up to a "#" or the end,
+// and returns where it stopped and the new from (see fast).
+func fastQuery(dst []byte, s string, k, from int, p Profile) ([]byte, int, int, bool) {
+	for {
+		k = span(s, k, fQuery)
+		if k == len(s) || s[k] == '#' {
+			return dst, k, from, true
+		}
+		if s[k] != '%' {
+			return dst, k, from, false
+		}
+		var ok bool
+		if dst, from, ok = fastEscape(dst, s, k, from, p); !ok {
+			return dst, k, from, false
+		}
+		k += 3
+	}
+}
+
+// fastEscape handles the escape at s[k] as p writes it: decoded if it is
+// unreserved and p has DecodeUnreserved (§6.2.2.2), in uppercase hex if
+// p has UppercaseEscapes (§6.2.2.1), else as written. When that changes
+// it, the pending input s[from:k] is copied first and from moves past the
+// escape. An invalid escape, or one of a non-ASCII octet that
+// DecodeIUnreserved may decode, is the engine's.
+func fastEscape(dst []byte, s string, k, from int, p Profile) ([]byte, int, bool) {
+	if k+2 >= len(s) || !isHex(s[k+1]) || !isHex(s[k+2]) {
+		return dst, from, false
+	}
+	v := unhex(s[k+1])<<4 | unhex(s[k+2])
+	switch {
+	case v >= 0x80 && p.Has(DecodeIUnreserved):
+		return dst, from, false
+	case byteClass[v]&clsUnreserved != 0 && p.Has(DecodeUnreserved):
+		dst = reserve(dst, len(s)-from+1)
+		dst = append(dst, s[from:k]...)
+		return append(dst, v), k + 3, true
+	case p.Has(UppercaseEscapes) && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])):
+		dst = reserve(dst, len(s)-from+1)
+		dst = append(dst, s[from:k]...)
+		return append(dst, '%', upperHex[v>>4], upperHex[v&15]), k + 3, true
+	}
+	return dst, from, true
+}

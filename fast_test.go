@@ -1,0 +1,128 @@
+package canon
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// fastProfiles are the profiles the fast path is held to: the
+// predefined ones, the zero Profile (which Resolve uses), every
+// single-step profile and every predefined profile less one step.
+func fastProfiles() []Profile {
+	ps := []Profile{WebCapture, RFC3986, IRI, POWDER, {}}
+	for s := Step(0); s < numSteps; s++ {
+		ps = append(ps, Profile{1 << s})
+		for _, np := range namedProfiles {
+			if np.p.Has(s) {
+				ps = append(ps, Profile{np.p.steps &^ (1 << s)})
+			}
+		}
+	}
+	return ps
+}
+
+// checkFast asserts that when fast gives a key for s under p, the engine
+// gives the same, and that when it does not, it leaves dst as it was. It
+// reports whether fast gave a key.
+func checkFast(t *testing.T, s string, p Profile) bool {
+	t.Helper()
+	dst := make([]byte, 1, 8)
+	dst[0] = 'x'
+	b, end, ok := fast(dst, s, p)
+	if !ok {
+		if len(b) != 1 || b[0] != 'x' {
+			t.Errorf("fast(%q, %v) failed but changed dst to %q", s, p, b)
+		}
+		return false
+	}
+	key := string(b[1:])
+	if end >= 0 {
+		if len(b) != 1 {
+			t.Errorf("fast(%q, %v) = %q, %d: wrote to dst for an unchanged key", s, p, b, end)
+		}
+		key = s[:end]
+	} else if key == s {
+		t.Errorf("fast(%q, %v) copied an unchanged key", s, p)
+	}
+	want, err := normalize(s, p)
+	if err != nil || key != want {
+		t.Errorf("fast(%q, %v) = %q, but the engine gives %q, %v", s, p, key, want, err)
+	}
+	return true
+}
+
+func TestFastAgreesWithEngine(t *testing.T) {
+	in := seedInputs(t)
+	// Variants that sit on the fast path's edges.
+	in = append(in,
+		"http://h", "http://h?q", "http://h#f", "foo://h", "foo://h?q", "file://localhost/x",
+		"file://localhost", "http://h:80/", "http://h:8080/", "http://h:08080/", "http://h:65536/",
+		"http://h:65535/", "http://h:/", "ftp://h:21/", "https://h:443/", "https://h:80/",
+		"http://h./", "http://h/.", "http://h/..", "http://h/a/./b", "http://h/a/../b",
+		"http://h/.a", "http://h/..a", "http://h/a.", "http://h/a/.?q", "http://h/a/..#f",
+		"http://h/%2F", "http://h/%2f", "http://h/%41", "http://h/%C3%A9", "http://h/%",
+		"http://h/%4", "http://h?%20", "http://h#%7E", "http://h#a#b", "http://h/#\x01",
+		"http://xn--rsum-bpad.example/", "http://1.2.3.4/", "http://1.2.3.04/", "http://0x7f.1/",
+		"http://a.b1/", "http://url1/", "http://s3", "http://h.0x1F/", "http://h.0X1F/", "http://H.1/", "http://a_b.c~d/", "http://a$b&c,d/", "HTTP://A*B/", "http://a;b=c/", "http://a!b(c)/x", "http://x.-1/", "http://h/+", "http://h/a+b?c+d", "http:///x", "http://h/a b",
+		"HTTP://H/", "Http://Example.COM:80/a/./b/../c?Q=%7e#F", "https://h:443", "HTTPS://H:443?q",
+		"ftp://H:21/", "ws://h:80/", "wss://h:443/", "foo://H:80/", "FILE://LOCALHOST/x", "file://LocalHost/",
+		"http://h/%7e%41%2f%2F%e9%E9%c3%a9", "http://h/%2e%2E/a/%2e/b", "http://h/a/.%2e/b", "http://h?%7e%2f#%41%2f",
+		"http://H.X/a/b/../../../../c", "http://h/./", "http://h/a/..", "HTTP://XN--RSUM-BPAD.EXAMPLE/", "http://1.2.3.4:80/",
+		"HTTP://0X7F.1/", "http://H./", "http://h/%zz", "http://h/%E9%", "http://h#%zz", "http://h/x#a#b", "http://h:0/",
+		"http://h:00080/", "Foo+Bar.Baz-1://H/", "1http://h/", "+a://h/", "http://h:65536/", "http://h:123456/",
+		"svn+ssh://h/x", "a://h", "file:///x", "file://", "file://:80/x", "foo://:1/x", "foo:///", "file:///./x", "http://:80/", "foo://?q", "foo://#f",
+		"http://h/ ", " http://h/", "http://h/\\", "http://h/a%2E%2E/",
+	)
+	ps := fastProfiles()
+	accepted := 0
+	for _, s := range in {
+		for _, p := range ps {
+			if checkFast(t, s, p) {
+				accepted++
+			}
+		}
+	}
+	if accepted == 0 {
+		t.Fatal("fast took no input")
+	}
+}
+
+// TestFastCoverage keeps the fast path useful: of the corpus sample's
+// URLs that a predefined profile accepts, fast must take nearly all.
+func TestFastCoverage(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "corpus-sample.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	for sc := bufio.NewScanner(f); sc.Scan(); {
+		lines = append(lines, sc.Text())
+	}
+	for _, np := range namedProfiles {
+		accepted, taken := 0, 0
+		for _, s := range lines {
+			if _, err := normalize(s, *np.p); err != nil {
+				continue
+			}
+			accepted++
+			if _, _, ok := fast(nil, s, *np.p); ok {
+				taken++
+			} else if accepted-taken <= 5 {
+				t.Logf("%s: not fast: %q", np.name, s)
+			}
+		}
+		// POWDER sends every input with an escape or a "+" to the
+		// engine (DecodeAll and PlusToSpace rewrite the input first).
+		want := 95
+		if *np.p == POWDER {
+			want = 85
+		}
+		if taken*100 < accepted*want {
+			t.Errorf("%s: fast took %d of %d URLs, want at least %d%%", np.name, taken, accepted, want)
+		}
+		t.Logf("%s: fast took %d of %d URLs", np.name, taken, accepted)
+	}
+}
