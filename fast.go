@@ -42,7 +42,7 @@ const (
 	fQuery                       // pchar, "/" and "?", less "%"
 	fSchemeAny                   // fScheme and A-Z
 	fHostAny                     // fHost and A-Z
-	fUpper                       // A-Z
+	fUpper                       // A-Z; must be 64 for appendLower
 )
 
 var fastClass = func() (t [256]uint8) {
@@ -284,12 +284,11 @@ func endsSegment(s string, k int) bool {
 
 // appendLower appends t with its ASCII letters lowercased.
 func appendLower(dst []byte, t string) []byte {
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if fastClass[c]&fUpper != 0 {
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
+	n := len(dst)
+	dst = append(dst, t...)
+	for i, c := range dst[n:] {
+		// fUpper is 'a'-'A' << 1: add 32 to an uppercase letter, without a branch.
+		dst[n+i] = c + fastClass[c]&fUpper>>1
 	}
 	return dst
 }

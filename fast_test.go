@@ -126,3 +126,20 @@ func TestFastCoverage(t *testing.T) {
 		t.Logf("%s: fast took %d of %d URLs", np.name, taken, accepted)
 	}
 }
+
+func TestAppendLower(t *testing.T) {
+	var all []byte
+	for c := 0; c < 256; c++ {
+		all = append(all, byte(c))
+	}
+	got := appendLower([]byte("x"), string(all))
+	for c := 0; c < 256; c++ {
+		want := byte(c)
+		if 'A' <= c && c <= 'Z' {
+			want += 'a' - 'A'
+		}
+		if got[1+c] != want {
+			t.Errorf("appendLower(%q) = %q, want %q", byte(c), got[1+c], want)
+		}
+	}
+}
