@@ -123,7 +123,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	case lowerHost && !p.Has(LowercaseHost),
 		host[len(host)-1] == '.', len(host) > MaxHostLength,
 		endsInNumber(host) && isNumericLabel(host[strings.LastIndexByte(host, '.')+1:]) && (lowerHost || !isCanonicalIPv4(host)),
-		p.Has(HostToUnicode) && hasACEPrefix(host),
+		p.Has(HostToUnicode) && strings.IndexByte(host, '-') >= 0 && hasACEPrefix(host),
 		p.Has(StripFileLocalhost) && strings.EqualFold(host, "localhost") && kindOf(scheme) == schemeFile:
 		return dst[:base], 0, false
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/seed15588f71/canon"
 )
 
 // The end-to-end tests build the command and run it as a process.
@@ -165,5 +167,26 @@ func TestLongLine(t *testing.T) {
 	out, _, code := canonCmd(t, long+"\nhttp://B/\n")
 	if code != 0 || out != long+"\nhttp://b/\n" {
 		t.Errorf("1 MiB line: exit %d, len %d", code, len(out))
+	}
+}
+
+// TestTooLongLine checks that a line longer than canon.MaxLength fails on
+// its own, in its place, and that the lines around it are intact: the
+// reader drops it as it reads and carries on after its newline.
+func TestTooLongLine(t *testing.T) {
+	tooLong := "http://h/" + strings.Repeat("a", canon.MaxLength)
+	in := "http://a/\n" + tooLong + "\nHTTP://B/\r\n" + tooLong + "\nhttp://c/"
+	out, errOut, code := canonCmd(t, in)
+	if want := "http://a/\n\nhttp://b/\n\nhttp://c/\n"; code != 1 || out != want {
+		t.Errorf("too-long lines: exit %d, stdout %q, want exit 1 and %q", code, out, want)
+	}
+	for _, want := range []string{"line 2: ", "line 4: ", "2 of 5 lines failed"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	out, _, code = canonCmd(t, "http://a/\n"+tooLong)
+	if code != 1 || out != "http://a/\n\n" {
+		t.Errorf("too-long final line: exit %d, stdout %q", code, out)
 	}
 }

@@ -2,13 +2,17 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/seed15588f71/canon"
 )
@@ -16,21 +20,26 @@ import (
 // A batch is a run of consecutive input lines, normalized by one worker
 // and written by the writer in sequence order. Batches are what bounds
 // memory: at most maxInFlight of them exist at once.
+//
+// The reader reads the input straight into data, whole lines only (the
+// partial line at the end of a read moves to the next batch), so that
+// the bytes are copied once on the way in; the worker splits data into
+// lines that point into it. Those strings live as long as the batch, so
+// anything kept longer (the -u keys and inputs) is cloned.
 type batch struct {
 	seq    int
-	first  int      // line number of lines[0], from 1
-	lines  []string // input lines, without the line ending
-	long   []bool   // the line exceeded canon.MaxLength and was not kept
+	first  int      // line number of the first line, from 1
+	data   []byte   // whole lines, each ending in "\n" except perhaps the last
+	long   bool     // the batch is one line longer than canon.MaxLength, not kept
+	lines  []string // the lines of data, without line endings (set by the worker)
 	keys   []string // -u: the key of each line, "" when it failed
 	out    []byte   // rendered output (not in -u mode)
 	errs   []byte   // "line N: error\n" for each failing line
 	failed int
 }
 
-const (
-	batchLines = 512
-	batchBytes = 256 << 10
-)
+// batchBytes is the size of the reads, and so of most batches.
+const batchBytes = 256 << 10
 
 // batchPool recycles batches, whose buffers are most of the garbage the
 // command would otherwise make.
@@ -38,7 +47,7 @@ var batchPool = sync.Pool{New: func() any { return new(batch) }}
 
 func newBatch(seq, first int) *batch {
 	b := batchPool.Get().(*batch)
-	*b = batch{seq: seq, first: first, lines: b.lines[:0], long: b.long[:0], out: b.out[:0]}
+	*b = batch{seq: seq, first: first, data: b.data[:0], lines: b.lines[:0], out: b.out[:0]}
 	return b
 }
 
@@ -52,44 +61,26 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 	// Reader.
 	go func() {
 		defer close(work)
-		// A batch's lines are gathered in one buffer and become
-		// substrings of one string: one allocation per batch, not per line.
 		seq, line := 0, 1
-		b := newBatch(seq, line)
-		var data []byte
-		var ends []int
-		emit := func() {
-			all := string(data)
-			start := 0
-			for _, e := range ends {
-				b.lines = append(b.lines, all[start:e])
-				start = e
-			}
+		send := func(b *batch) {
 			slots <- struct{}{}
 			work <- b
 			seq++
-			b = newBatch(seq, line)
-			data, ends = data[:0], ends[:0]
-		}
-		add := func(s []byte, long bool) {
-			data = append(data, s...)
-			ends = append(ends, len(data))
-			b.long = append(b.long, long)
-			line++
-			if len(ends) == batchLines || len(data) >= batchBytes {
-				emit()
+			line += bytes.Count(b.data, []byte{'\n'})
+			if b.long || len(b.data) > 0 && b.data[len(b.data)-1] != '\n' {
+				line++ // a long line, or a final line without a newline
 			}
 		}
 		var err error
 		if in == nil {
+			b := newBatch(seq, line)
 			for _, u := range cfg.urls {
-				add([]byte(u), false)
+				b.data = append(b.data, u...)
+				b.data = append(b.data, '\n')
 			}
+			send(b)
 		} else {
-			err = readLines(in, add)
-		}
-		if len(ends) > 0 {
-			emit()
+			err = readBatches(in, func() *batch { return newBatch(seq, line) }, send)
 		}
 		readErr <- err
 	}()
@@ -163,59 +154,95 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// readLines calls add for each line of r, without its "\n" or "\r\n".
-// A final line without a newline counts. A line longer than
-// canon.MaxLength is passed as "" with long set, and is not kept in memory.
-func readLines(r io.Reader, add func([]byte, bool)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var long []byte
-	tooLong := false
+// readBatches reads r into batches of whole lines and passes each to
+// send once it holds batchBytes/4 or more (or at the end). A line that
+// does not fit a batch makes the batch grow; one longer than
+// canon.MaxLength is dropped as it is read and sent as a batch of its own
+// with long set, so that memory stays bounded.
+func readBatches(r io.Reader, next func() *batch, send func(*batch)) error {
+	b := next()
+	b.data = slices.Grow(b.data[:0], batchBytes)
+	skipping := false // inside a line longer than MaxLength
 	for {
-		chunk, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			if !tooLong {
-				long = append(long, chunk...)
-				if len(long) > canon.MaxLength+2 {
-					tooLong, long = true, long[:0]
-				}
+		if len(b.data) == cap(b.data) {
+			// A full buffer holds no newline: one line longer than a read.
+			if len(b.data) > canon.MaxLength+1 { // +1: a "\r"
+				skipping, b.data = true, b.data[:0]
+			} else {
+				b.data = slices.Grow(b.data, len(b.data))
 			}
-			continue
 		}
-		if len(chunk) > 0 || len(long) > 0 || tooLong {
-			var s []byte
-			if !tooLong {
-				if len(long) > 0 {
-					long = append(long, chunk...)
-					chunk = long
-				}
-				n := len(chunk)
-				if n > 0 && chunk[n-1] == '\n' {
-					n--
-				}
-				if n > 0 && chunk[n-1] == '\r' {
-					n--
-				}
-				if n > canon.MaxLength {
-					tooLong = true
-				} else {
-					s = chunk[:n] // add copies it before the next read
-				}
+		n, err := r.Read(b.data[len(b.data):cap(b.data)])
+		read := b.data[len(b.data) : len(b.data)+n]
+		b.data = b.data[:len(b.data)+n]
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if skipping {
+			k := bytes.IndexByte(read, '\n')
+			if k < 0 && err == nil {
+				b.data = b.data[:0]
+				continue
 			}
-			if len(chunk) > 0 || err == nil || tooLong {
-				add(s, tooLong)
-			}
-			long, tooLong = long[:0], false
+			rest := read[k+1:] // empty when k < 0 (EOF)
+			b.data, b.long, skipping = b.data[:0], true, false
+			b = sendAndCarry(b, rest, next, send)
 		}
 		if err == io.EOF {
+			if len(b.data) > 0 {
+				send(b)
+			}
 			return nil
 		}
-		if err != nil {
-			return err
+		// Send the whole lines; the partial one starts the next batch.
+		if len(b.data) < batchBytes/4 {
+			continue
+		}
+		if k := bytes.LastIndexByte(b.data, '\n'); k >= 0 {
+			rest := b.data[k+1:]
+			b.data = b.data[:k+1]
+			b = sendAndCarry(b, rest, next, send)
 		}
 	}
 }
 
+// sendAndCarry sends b and returns the next batch, which starts with
+// rest: bytes read after b's last line, still in b's array past its
+// length. Only the reader takes batches from the pool, so b's array
+// cannot be reused before rest is copied - except as the next batch
+// itself, where the copy moves rest to the front (append is a memmove).
+func sendAndCarry(b *batch, rest []byte, next func() *batch, send func(*batch)) *batch {
+	send(b)
+	nb := next()
+	nb.data = append(slices.Grow(nb.data[:0], max(batchBytes, len(rest))), rest...)
+	return nb
+}
+
+// splitLines sets b.lines to the lines of b.data, without "\n" or "\r\n".
+// The strings share b.data's bytes: they must not outlive the batch.
+func splitLines(b *batch) {
+	if b.long {
+		b.lines = append(b.lines, "")
+		return
+	}
+	data := b.data
+	for len(data) > 0 {
+		k := bytes.IndexByte(data, '\n')
+		line := data
+		if k >= 0 {
+			line, data = data[:k], data[k+1:]
+		} else {
+			data = nil
+		}
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		b.lines = append(b.lines, unsafe.String(unsafe.SliceData(line), len(line)))
+	}
+}
+
 func normalizeBatch(cfg *config, b *batch) {
+	splitLines(b)
 	var buf []byte
 	if cfg.unique {
 		b.keys = make([]string, len(b.lines))
@@ -224,7 +251,7 @@ func normalizeBatch(cfg *config, b *batch) {
 		var key string
 		var err error
 		switch {
-		case b.long[i]:
+		case b.long:
 			err = fmt.Errorf("line longer than %d bytes", canon.MaxLength)
 		case cfg.base != "":
 			key, err = canon.NormalizeRef(cfg.base, in, cfg.profile)
@@ -365,12 +392,14 @@ func (u *uniqueKeys) add(cfg *config, b *batch, out *bufio.Writer) {
 			u.counts[j]++
 			continue
 		}
+		// Keys and inputs may share the batch's buffer: keep copies.
+		k = strings.Clone(k)
 		u.index[k] = len(u.keys)
 		u.keys = append(u.keys, k)
 		u.counts = append(u.counts, 1)
 		if cfg.count {
 			if cfg.format != "text" {
-				u.inputs = append(u.inputs, b.lines[i])
+				u.inputs = append(u.inputs, strings.Clone(b.lines[i]))
 			}
 			continue
 		}
