@@ -28,14 +28,14 @@ import (
 // anything kept longer (the -u keys and inputs) is cloned.
 type batch struct {
 	seq    int
-	first  int      // line number of the first line, from 1
 	data   []byte   // whole lines, each ending in "\n" except perhaps the last
 	long   bool     // the batch is one line longer than canon.MaxLength, not kept
-	lines  []string // the lines of data, without line endings (set by the worker)
+	nlines int      // the number of lines
+	lines  []string // -u: the lines of data, without line endings
 	keys   []string // -u: the key of each line, "" when it failed
 	out    []byte   // rendered output (not in -u mode)
-	errs   []byte   // "line N: error\n" for each failing line
-	failed int
+	errAt  []int    // the index in the batch of each failing line
+	errs   []string // and its error; the writer, which knows line numbers, prints them
 }
 
 // batchBytes is the size of the reads, and so of most batches.
@@ -45,47 +45,43 @@ const batchBytes = 256 << 10
 // command would otherwise make.
 var batchPool = sync.Pool{New: func() any { return new(batch) }}
 
-func newBatch(seq, first int) *batch {
+func newBatch(seq int) *batch {
 	b := batchPool.Get().(*batch)
-	*b = batch{seq: seq, first: first, data: b.data[:0], lines: b.lines[:0], out: b.out[:0]}
+	*b = batch{seq: seq, data: b.data[:0], lines: b.lines[:0], keys: b.keys[:0], out: b.out[:0], errAt: b.errAt[:0], errs: b.errs[:0]}
 	return b
 }
 
 func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
-	maxInFlight := 4 * cfg.workers
+	w := newOutput(cfg, stdout, stderr)
+	var err error
+	if cfg.workers == 1 {
+		// One worker: read, normalize and write in turn, with no
+		// hand-offs between goroutines.
+		err = readInput(cfg, in, func(b *batch) {
+			normalizeBatch(cfg, b)
+			w.write(b)
+		})
+	} else {
+		err = processParallel(cfg, in, w)
+	}
+	return w.finish(err)
+}
+
+// processParallel normalizes batches on cfg.workers goroutines while one
+// reads and the caller's goroutine writes them back in input order. At
+// most 4 batches per worker exist at once.
+func processParallel(cfg *config, in io.Reader, w *output) error {
 	work := make(chan *batch, cfg.workers)
 	done := make(chan *batch, cfg.workers)
-	slots := make(chan struct{}, maxInFlight)
+	slots := make(chan struct{}, 4*cfg.workers)
 	readErr := make(chan error, 1)
-
-	// Reader.
 	go func() {
 		defer close(work)
-		seq, line := 0, 1
-		send := func(b *batch) {
+		readErr <- readInput(cfg, in, func(b *batch) {
 			slots <- struct{}{}
 			work <- b
-			seq++
-			line += bytes.Count(b.data, []byte{'\n'})
-			if b.long || len(b.data) > 0 && b.data[len(b.data)-1] != '\n' {
-				line++ // a long line, or a final line without a newline
-			}
-		}
-		var err error
-		if in == nil {
-			b := newBatch(seq, line)
-			for _, u := range cfg.urls {
-				b.data = append(b.data, u...)
-				b.data = append(b.data, '\n')
-			}
-			send(b)
-		} else {
-			err = readBatches(in, func() *batch { return newBatch(seq, line) }, send)
-		}
-		readErr <- err
+		})
 	}()
-
-	// Workers.
 	var wg sync.WaitGroup
 	for i := 0; i < cfg.workers; i++ {
 		wg.Add(1)
@@ -98,57 +94,98 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 		}()
 	}
 	go func() { wg.Wait(); close(done) }()
-
-	// Writer: restores input order.
-	out := bufio.NewWriterSize(stdout, 64<<10)
-	prog := newProgress(cfg, stderr)
-	var uniq *uniqueKeys
-	if cfg.unique {
-		uniq = &uniqueKeys{index: map[string]int{}}
-	}
 	pending := map[int]*batch{}
-	next, lines, failed := 0, 0, 0
+	next := 0
 	for b := range done {
 		pending[b.seq] = b
-		for {
-			b, ok := pending[next]
-			if !ok {
-				break
-			}
+		for b := pending[next]; b != nil; b = pending[next] {
 			delete(pending, next)
 			next++
-			if len(b.errs) > 0 {
-				out.Flush()
-				prog.clear()
-				stderr.Write(b.errs)
-			}
-			if uniq != nil {
-				uniq.add(cfg, b, out)
-			} else {
-				out.Write(b.out)
-			}
-			lines += len(b.lines)
-			failed += b.failed
-			batchPool.Put(b)
+			w.write(b)
 			<-slots
-			prog.update(lines, failed)
 		}
 	}
-	if uniq != nil && cfg.count {
-		uniq.writeCounts(cfg, out)
+	return <-readErr
+}
+
+// readInput passes the input to send in numbered batches: the arguments
+// as one batch, or the lines of in.
+func readInput(cfg *config, in io.Reader, send func(*batch)) error {
+	seq := 0
+	next := func() *batch { b := newBatch(seq); seq++; return b }
+	if in == nil {
+		b := next()
+		for _, u := range cfg.urls {
+			b.data = append(b.data, u...)
+			b.data = append(b.data, '\n')
+		}
+		send(b)
+		return nil
 	}
-	werr := out.Flush()
-	prog.clear()
-	if err := <-readErr; err != nil {
-		fmt.Fprintln(stderr, "canon: reading input:", err)
+	return readBatches(in, next, send)
+}
+
+// output writes batches in order: keys (or the -u state), errors on
+// standard error with their line numbers, and progress.
+type output struct {
+	cfg           *config
+	out           *bufio.Writer
+	stderr        io.Writer
+	prog          *progress
+	uniq          *uniqueKeys
+	lines, failed int
+	msg           []byte
+}
+
+func newOutput(cfg *config, stdout, stderr io.Writer) *output {
+	w := &output{cfg: cfg, out: bufio.NewWriterSize(stdout, 64<<10), stderr: stderr, prog: newProgress(cfg, stderr)}
+	if cfg.unique {
+		w.uniq = &uniqueKeys{index: map[string]int{}}
+	}
+	return w
+}
+
+func (w *output) write(b *batch) {
+	if len(b.errs) > 0 {
+		w.out.Flush()
+		w.prog.clear()
+		w.msg = w.msg[:0]
+		for i, e := range b.errs {
+			w.msg = append(w.msg, "line "...)
+			w.msg = strconv.AppendInt(w.msg, int64(w.lines+b.errAt[i]+1), 10)
+			w.msg = append(w.msg, ": "...)
+			w.msg = append(w.msg, e...)
+			w.msg = append(w.msg, '\n')
+		}
+		w.stderr.Write(w.msg)
+	}
+	if w.uniq != nil {
+		w.uniq.add(w.cfg, b, w.out)
+	} else {
+		w.out.Write(b.out)
+	}
+	w.lines += b.nlines
+	w.failed += len(b.errs)
+	batchPool.Put(b)
+	w.prog.update(w.lines, w.failed)
+}
+
+func (w *output) finish(readErr error) int {
+	if w.uniq != nil && w.cfg.count {
+		w.uniq.writeCounts(w.cfg, w.out)
+	}
+	werr := w.out.Flush()
+	w.prog.clear()
+	if readErr != nil {
+		fmt.Fprintln(w.stderr, "canon: reading input:", readErr)
 		return exitProblem
 	}
 	if werr != nil {
-		fmt.Fprintln(stderr, "canon: writing output:", werr)
+		fmt.Fprintln(w.stderr, "canon: writing output:", werr)
 		return exitProblem
 	}
-	if failed > 0 {
-		fmt.Fprintf(stderr, "canon: %d of %d lines failed\n", failed, lines)
+	if w.failed > 0 {
+		fmt.Fprintf(w.stderr, "canon: %d of %d lines failed\n", w.failed, w.lines)
 		return exitFailed
 	}
 	return exitOK
@@ -218,18 +255,21 @@ func sendAndCarry(b *batch, rest []byte, next func() *batch, send func(*batch)) 
 	return nb
 }
 
-// splitLines sets b.lines to the lines of b.data, without "\n" or "\r\n".
-// The strings share b.data's bytes: they must not outlive the batch.
-func splitLines(b *batch) {
+// normalizeBatch normalizes the lines of b.data into b.out (or b.keys
+// for -u). The input strings share b.data's bytes: they must not outlive
+// the batch.
+func normalizeBatch(cfg *config, b *batch) {
 	if b.long {
-		b.lines = append(b.lines, "")
+		b.nlines = 1
+		b.handle(cfg, 0, "", "", fmt.Errorf("line longer than %d bytes", canon.MaxLength))
 		return
 	}
+	fastText := !cfg.unique && cfg.format == "text" && cfg.base == ""
+	var buf []byte
 	data := b.data
-	for len(data) > 0 {
-		k := bytes.IndexByte(data, '\n')
+	for i := 0; len(data) > 0; i++ {
 		line := data
-		if k >= 0 {
+		if k := bytes.IndexByte(data, '\n'); k >= 0 {
 			line, data = data[:k], data[k+1:]
 		} else {
 			data = nil
@@ -237,25 +277,12 @@ func splitLines(b *batch) {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
-		b.lines = append(b.lines, unsafe.String(unsafe.SliceData(line), len(line)))
-	}
-}
-
-func normalizeBatch(cfg *config, b *batch) {
-	splitLines(b)
-	var buf []byte
-	if cfg.unique {
-		b.keys = make([]string, len(b.lines))
-	}
-	for i, in := range b.lines {
+		in := unsafe.String(unsafe.SliceData(line), len(line))
+		b.nlines++
 		var key string
 		var err error
 		switch {
-		case b.long:
-			err = fmt.Errorf("line longer than %d bytes", canon.MaxLength)
-		case cfg.base != "":
-			key, err = canon.NormalizeRef(cfg.base, in, cfg.profile)
-		case !cfg.unique && cfg.format == "text":
+		case fastText:
 			// The common case: append the key to the output directly.
 			n := len(b.out)
 			if b.out, err = canon.AppendNormalized(b.out, in, cfg.profile); err == nil {
@@ -263,25 +290,30 @@ func normalizeBatch(cfg *config, b *batch) {
 				continue
 			}
 			b.out = b.out[:n]
+		case cfg.base != "":
+			key, err = canon.NormalizeRef(cfg.base, in, cfg.profile)
 		default:
 			if buf, err = canon.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
 				key = string(buf)
 			}
 		}
-		if err != nil {
-			b.failed++
-			b.errs = append(b.errs, "line "...)
-			b.errs = strconv.AppendInt(b.errs, int64(b.first+i), 10)
-			b.errs = append(b.errs, ": "...)
-			b.errs = append(b.errs, err.Error()...)
-			b.errs = append(b.errs, '\n')
-		}
-		if cfg.unique {
-			b.keys[i] = key
-			continue
-		}
-		b.out = render(b.out, cfg, in, key, err, 0)
+		b.handle(cfg, i, in, key, err)
 	}
+}
+
+// handle records the result for line i of b, except a key that
+// normalizeBatch wrote to b.out itself.
+func (b *batch) handle(cfg *config, i int, in, key string, err error) {
+	if err != nil {
+		b.errAt = append(b.errAt, i)
+		b.errs = append(b.errs, err.Error())
+	}
+	if cfg.unique {
+		b.lines = append(b.lines, in)
+		b.keys = append(b.keys, key)
+		return
+	}
+	b.out = render(b.out, cfg, in, key, err, 0)
 }
 
 // render appends the output line for one input; count > 0 adds the -c count.
