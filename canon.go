@@ -117,16 +117,26 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 // must have a scheme; it is not normalized first, so its fragment and
 // dot segments take part in resolution as the RFCs say.
 func NormalizeRef(base, ref string, p Profile) (string, error) {
-	const op = "NormalizeRef"
-	if _, n, ok := fast(nil, ref, p.with(RemoveDots)); ok && n >= 0 {
-		// An absolute reference without dot segments (RemoveDots would
-		// change nothing) resolves to itself (RFC 3986 §5.2.2, RFC 1808
-		// §4 step 2b), and it is canonical; only the base remains to be
-		// checked.
+	// An absolute reference is its own target: as written under RFC 1808
+	// (§4 step 2b), with its dot segments removed under RFC 3986
+	// (§5.2.2). When that target is canonical - with RFC 3986, when the
+	// §5.2.4 dot removal would change nothing either - only the base
+	// remains to be checked.
+	check := p
+	if !p.Has(ResolveRFC1808) {
+		check = Profile{p.steps&^(1<<RemoveDots1808) | 1<<RemoveDots}
+	}
+	if _, n, ok := fast(nil, ref, check); ok && n >= 0 {
 		if _, end, ok := fast(nil, base, Profile{}); ok && end >= 0 {
 			return ref[:n], nil
 		}
 	}
+	return normalizeRef(base, ref, p)
+}
+
+// normalizeRef is NormalizeRef without the fast path.
+func normalizeRef(base, ref string, p Profile) (string, error) {
+	const op = "NormalizeRef"
 	b, bshift, f := parseInput(base)
 	if f != nil {
 		return "", toError(op, base, bshift, f)

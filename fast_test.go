@@ -143,3 +143,21 @@ func TestAppendLower(t *testing.T) {
 		}
 	}
 }
+
+// TestFastResolution holds the shortcut of Resolve and NormalizeRef (an
+// absolute reference that is already canonical) to the full path.
+func TestFastResolution(t *testing.T) {
+	in := append(seedInputs(t), "http://h/../g", "http://h/./g", "http://h/a/..", "HTTP://h/g", "http://h/g#f")
+	bases := []string{"http://a/b/c/d;p?q", "HTTP://A/b", "foo:x"}
+	for _, base := range bases {
+		for _, ref := range in {
+			for _, p := range fastProfiles() {
+				got, err := NormalizeRef(base, ref, p)
+				want, werr := normalizeRef(base, ref, p)
+				if got != want || (err == nil) != (werr == nil) {
+					t.Errorf("NormalizeRef(%q, %q, %v) = %q, %v, want %q, %v", base, ref, p, got, err, want, werr)
+				}
+			}
+		}
+	}
+}

@@ -288,10 +288,6 @@ func mustProfile(steps ...Step) Profile {
 // Has reports whether the profile includes step s.
 func (p Profile) Has(s Step) bool { return s < numSteps && p.steps&(1<<s) != 0 }
 
-// with returns p with step s added, without the conflict checks of
-// NewProfile.
-func (p Profile) with(s Step) Profile { return Profile{p.steps | 1<<s} }
-
 // Steps returns the profile's steps in the order they run.
 func (p Profile) Steps() []Step {
 	var out []Step

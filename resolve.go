@@ -15,7 +15,7 @@ import "strings"
 // prefix ("foo:/a/..//b" -> "foo:/.//b"), as the WHATWG URL Standard does;
 // otherwise the path would be read back as an authority.
 func Resolve(base, ref string) (string, error) {
-	if _, end, ok := fast(nil, ref, Profile{}.with(RemoveDots)); ok && end >= 0 {
+	if _, end, ok := fast(nil, ref, Profile{1 << RemoveDots}); ok && end >= 0 {
 		// An absolute reference without dot segments (RemoveDots would
 		// change nothing) resolves to itself (§5.2.2); only the base
 		// remains to be checked.
