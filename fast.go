@@ -34,7 +34,10 @@ import "strings"
 // write an empty path as "/" (AddRootPath, AddHTTPRootPath), and drop
 // the fragment (RemoveFragment).
 
-// Fast classes: which bytes each part of the shape may hold.
+// Fast classes: which bytes each part of the shape may hold. They are
+// derived from byteClass, which holds the RFC sets; a table of its own
+// keeps the scan's lookups in 256 bytes, and byteClass has no bit left
+// for the lowercase-only sets.
 const (
 	fScheme    uint8 = 1 << iota // a-z 0-9 + - .
 	fHost                        // reg-name less "%" and A-Z: a-z 0-9 - . _ ~ ! $ & ' ( ) * + , ; =
@@ -122,8 +125,8 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 		}
 	case lowerHost && !p.Has(LowercaseHost),
 		host[len(host)-1] == '.', len(host) > MaxHostLength,
-		endsInNumber(host) && isNumericLabel(host[strings.LastIndexByte(host, '.')+1:]) && (lowerHost || !isCanonicalIPv4(host)),
-		p.Has(HostToUnicode) && strings.IndexByte(host, '-') >= 0 && hasACEPrefix(host),
+		endsInNumber(host) && checkNumericHost(host, h) != nil, // rejected: the engine says why
+		p.Has(HostToUnicode) && hasACEPrefix(host),
 		p.Has(StripFileLocalhost) && strings.EqualFold(host, "localhost") && kindOf(scheme) == schemeFile:
 		return dst[:base], 0, false
 	}
@@ -137,15 +140,11 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	// Port (§3.2.3, §6.2.3).
 	if k < n && s[k] == ':' {
 		colon := k
-		k++
-		v, digits := 0, 0
-		for k < n && s[k] >= '0' && s[k] <= '9' && digits < 6 {
-			v = v*10 + int(s[k]-'0')
-			k++
-			digits++
+		for k++; k < n && s[k] >= '0' && s[k] <= '9'; k++ {
 		}
-		if digits == 0 || digits == 6 || s[colon+1] == '0' || v > 65535 {
-			return dst[:base], 0, false // empty, zero-padded or invalid: the engine's
+		v, f := portValue(s, colon+1, k)
+		if f != nil || v < 0 || s[colon+1] == '0' {
+			return dst[:base], 0, false // out of range, empty or zero-padded: the engine's
 		}
 		kind := kindOf(scheme)
 		if p.Has(RemoveDefaultPort) && v == kind.defaultPort() ||

@@ -187,7 +187,12 @@ func (e *engine) regName(i, j int, m uint16) *failure {
 	return nil
 }
 
+// hasACEPrefix reports whether a label of h starts with "xn--" (in any
+// case). Most hosts have no "-" at all, which one vectorized search tells.
 func hasACEPrefix(h string) bool {
+	if strings.IndexByte(h, '-') < 0 {
+		return false
+	}
 	for len(h) >= 4 {
 		if (h[0]|0x20) == 'x' && (h[1]|0x20) == 'n' && h[2] == '-' && h[3] == '-' {
 			return true
