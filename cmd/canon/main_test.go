@@ -189,4 +189,11 @@ func TestTooLongLine(t *testing.T) {
 	if code != 1 || out != "http://a/\n\n" {
 		t.Errorf("too-long final line: exit %d, stdout %q", code, out)
 	}
+	// One byte over: short enough for the reader to keep, so the worker
+	// fails it, with the same short error.
+	justOver := tooLong[:canon.MaxLength+1]
+	out, errOut, code = canonCmd(t, justOver+"\r\nhttp://a/\n")
+	if want := "line 1: line longer than"; code != 1 || out != "\nhttp://a/\n" || !strings.HasPrefix(errOut, want) || len(errOut) > 200 {
+		t.Errorf("line of MaxLength+1 bytes: exit %d, stdout %q, stderr %.300q, want exit 1, %q and stderr starting %q", code, out, errOut, "\nhttp://a/\n", want)
+	}
 }

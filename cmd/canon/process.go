@@ -255,13 +255,16 @@ func sendAndCarry(b *batch, rest []byte, next func() *batch, send func(*batch)) 
 	return nb
 }
 
+// errLineTooLong is the error of a line longer than canon.MaxLength.
+var errLineTooLong = fmt.Errorf("line longer than %d bytes", canon.MaxLength)
+
 // normalizeBatch normalizes the lines of b.data into b.out (or b.keys
 // for -u). The input strings share b.data's bytes: they must not outlive
 // the batch.
 func normalizeBatch(cfg *config, b *batch) {
 	if b.long {
 		b.nlines = 1
-		b.handle(cfg, 0, "", "", fmt.Errorf("line longer than %d bytes", canon.MaxLength))
+		b.handle(cfg, 0, "", "", errLineTooLong)
 		return
 	}
 	fastText := !cfg.unique && cfg.format == "text" && cfg.base == ""
@@ -277,8 +280,14 @@ func normalizeBatch(cfg *config, b *batch) {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
-		in := unsafe.String(unsafe.SliceData(line), len(line))
 		b.nlines++
+		if len(line) > canon.MaxLength {
+			// Fail it as the reader fails longer lines, without
+			// quoting 4 MiB of input in the error.
+			b.handle(cfg, i, "", "", errLineTooLong)
+			continue
+		}
+		in := unsafe.String(unsafe.SliceData(line), len(line))
 		var key string
 		var err error
 		switch {
