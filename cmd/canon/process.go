@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,6 +30,7 @@ import (
 type batch struct {
 	seq    int
 	data   []byte   // whole lines, each ending in "\n" except perhaps the last
+	mapEnd int      // for a mapped input, where data ends in the mapping; else 0
 	long   bool     // the batch is one line longer than canon.MaxLength, not kept
 	nlines int      // the number of lines
 	lines  []string // -u: the lines of data, without line endings
@@ -53,11 +55,21 @@ func newBatch(seq int) *batch {
 
 func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 	w := newOutput(cfg, stdout, stderr)
+	if f, ok := in.(*os.File); ok {
+		if w.mapped = mapInput(f); w.mapped != nil {
+			defer w.mapped.close()
+			// A file that shrinks under the mapping faults where reading
+			// it would have returned less; each goroutine that touches
+			// the mapping turns the fault into an error.
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer catchFault(stderr)
+		}
+	}
 	var err error
 	if cfg.workers == 1 {
 		// One worker: read, normalize and write in turn, with no
 		// hand-offs between goroutines.
-		err = readInput(cfg, in, func(b *batch) {
+		err = readInput(cfg, in, w.mapped, func(b *batch) {
 			normalizeBatch(cfg, b)
 			w.write(b)
 		})
@@ -65,6 +77,21 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 		err = processParallel(cfg, in, w)
 	}
 	return w.finish(err)
+}
+
+// catchFault, deferred, ends the command with an error when its
+// goroutine faulted on the mapped input: the file shrank while it was
+// read. Any other panic goes on.
+func catchFault(stderr io.Writer) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if _, ok := r.(interface{ Addr() uintptr }); ok {
+		fmt.Fprintln(stderr, "canon: reading input: the file shrank while it was read")
+		os.Exit(exitProblem)
+	}
+	panic(r)
 }
 
 // processParallel normalizes batches on cfg.workers goroutines while one
@@ -77,7 +104,11 @@ func processParallel(cfg *config, in io.Reader, w *output) error {
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(work)
-		readErr <- readInput(cfg, in, func(b *batch) {
+		if w.mapped != nil {
+			debug.SetPanicOnFault(true)
+			defer catchFault(w.stderr)
+		}
+		readErr <- readInput(cfg, in, w.mapped, func(b *batch) {
 			slots <- struct{}{}
 			work <- b
 		})
@@ -87,6 +118,10 @@ func processParallel(cfg *config, in io.Reader, w *output) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if w.mapped != nil {
+				debug.SetPanicOnFault(true)
+				defer catchFault(w.stderr)
+			}
 			for b := range work {
 				normalizeBatch(cfg, b)
 				done <- b
@@ -109,8 +144,8 @@ func processParallel(cfg *config, in io.Reader, w *output) error {
 }
 
 // readInput passes the input to send in numbered batches: the arguments
-// as one batch, or the lines of in.
-func readInput(cfg *config, in io.Reader, send func(*batch)) error {
+// as one batch, or the lines of the mapped input m, or those of in.
+func readInput(cfg *config, in io.Reader, m *mappedInput, send func(*batch)) error {
 	seq := 0
 	next := func() *batch { b := newBatch(seq); seq++; return b }
 	if in == nil {
@@ -120,6 +155,10 @@ func readInput(cfg *config, in io.Reader, send func(*batch)) error {
 			b.data = append(b.data, '\n')
 		}
 		send(b)
+		return nil
+	}
+	if m != nil {
+		readMapped(m, next, send)
 		return nil
 	}
 	return readBatches(in, next, send)
@@ -133,6 +172,7 @@ type output struct {
 	stderr        io.Writer
 	prog          *progress
 	uniq          *uniqueKeys
+	mapped        *mappedInput // the input, when it is a mapped file
 	lines, failed int
 	msg           []byte
 }
@@ -166,6 +206,12 @@ func (w *output) write(b *batch) {
 	}
 	w.lines += b.nlines
 	w.failed += len(b.errs)
+	if b.mapEnd > 0 {
+		// Batches are written in order, so the mapping up to here is
+		// done with (-u keeps copies).
+		w.mapped.release(b.mapEnd)
+		b.data = nil // read-only, and unmapped at the end
+	}
 	batchPool.Put(b)
 	w.prog.update(w.lines, w.failed)
 }
@@ -240,6 +286,52 @@ func readBatches(r io.Reader, next func() *batch, send func(*batch)) error {
 			b.data = b.data[:k+1]
 			b = sendAndCarry(b, rest, next, send)
 		}
+	}
+}
+
+// readMapped passes the mapped input m to send in batches of whole lines
+// that point into the mapping. A batch ends at the first line end
+// batchBytes or more on. A line longer than canon.MaxLength+1 (a "\r"
+// may follow the URL) that crosses that point is sent as a long batch of
+// its own, its pages released as they are searched, so that memory stays
+// bounded; a shorter one stays in the batch, and normalizeBatch fails it.
+func readMapped(m *mappedInput, next func() *batch, send func(*batch)) {
+	data := m.data
+	for pos := m.start; pos < len(data); {
+		end := min(pos+batchBytes, len(data))
+		limit := min(end+canon.MaxLength+2, len(data))
+		if k := bytes.IndexByte(data[end:limit], '\n'); k >= 0 {
+			end += k + 1
+		} else {
+			end = limit
+		}
+		if end == len(data) || data[end-1] == '\n' {
+			b := next()
+			b.data, b.mapEnd = data[pos:end], end
+			send(b)
+			pos = end
+			continue
+		}
+		// The line that crosses pos+batchBytes goes on for MaxLength+2
+		// bytes: send the lines before it, then skip it.
+		lineAt := pos + bytes.LastIndexByte(data[pos:pos+batchBytes], '\n') + 1
+		if lineAt > pos {
+			b := next()
+			b.data, b.mapEnd = data[pos:lineAt], lineAt
+			send(b)
+		}
+		for end < len(data) && data[end-1] != '\n' {
+			m.drop(lineAt, end)
+			step := min(end+batchBytes, len(data))
+			if k := bytes.IndexByte(data[end:step], '\n'); k >= 0 {
+				step = end + k + 1
+			}
+			end = step
+		}
+		b := next()
+		b.long, b.mapEnd = true, end
+		send(b)
+		pos = end
 	}
 }
 

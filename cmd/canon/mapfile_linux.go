@@ -1,0 +1,74 @@
+//go:build linux
+
+package main
+
+import (
+	"io"
+	"os"
+	"syscall"
+)
+
+// mapInput maps the rest of f (from its current offset) into memory when
+// f is a regular file, so that the workers read the input in place: no
+// copy into buffers, and no bytes that one core copied and another reads.
+// It returns nil when f cannot be mapped, and the command reads f instead.
+func mapInput(f *os.File) *mappedInput {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() <= 0 || int64(int(fi.Size())) != fi.Size() {
+		return nil
+	}
+	off, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || off >= fi.Size() {
+		return nil
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil
+	}
+	_ = syscall.Madvise(data, syscall.MADV_SEQUENTIAL) // a hint: read ahead
+	return &mappedInput{f: f, data: data, start: int(off)}
+}
+
+// A mappedInput is a file mapped from offset 0 (so that data is page
+// aligned); the input is data[start:].
+type mappedInput struct {
+	f        *os.File
+	data     []byte
+	start    int
+	released int // data[:released] has been given back
+}
+
+// releaseBytes is how much release gives back at once: each madvise
+// interrupts the other cores to flush their TLBs, so it is called once
+// per 16 batches rather than once per batch.
+const releaseBytes = 4 << 20
+
+// release gives back the pages of data[:end], which the command is done
+// with, so that its resident memory stays bounded however large the file
+// is. The pages stay in the page cache: touching one again only maps it
+// again, so releasing early is never wrong, only slower.
+func (m *mappedInput) release(end int) {
+	end &^= os.Getpagesize() - 1
+	if end-m.released >= releaseBytes {
+		_ = syscall.Madvise(m.data[m.released:end], syscall.MADV_DONTNEED)
+		m.released = end
+	}
+}
+
+// drop gives back the whole pages inside data[from:to]: the middle of a
+// line too long to keep, which only the reader looks at.
+func (m *mappedInput) drop(from, to int) {
+	page := os.Getpagesize()
+	from = (from + page - 1) &^ (page - 1)
+	to &^= page - 1
+	if from < to {
+		_ = syscall.Madvise(m.data[from:to], syscall.MADV_DONTNEED)
+	}
+}
+
+// close unmaps the file and leaves its offset at its end, as reading it
+// would have.
+func (m *mappedInput) close() {
+	_ = syscall.Munmap(m.data)
+	_, _ = m.f.Seek(int64(len(m.data)), io.SeekStart)
+}

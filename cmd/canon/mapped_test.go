@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/seed15588f71/canon"
+)
+
+// mappedInputs are inputs whose lines end, or fail, around the places
+// where readMapped cuts batches.
+func mappedInputs() map[string]string {
+	var lines strings.Builder
+	for lines.Len() < batchBytes-40 {
+		lines.WriteString("HTTP://Example.COM:80/a/./b\r\nhttp://h:99999/\n\n")
+	}
+	short := lines.String()
+	tooLong := "http://h/" + strings.Repeat("a", canon.MaxLength)
+	return map[string]string{
+		"small":                    "HTTP://A/1\r\n\nhttp://h:x/\nHTTP://A/3",
+		"long line across cut":     short + "http://h/" + strings.Repeat("b", 1<<20) + "\nHTTP://B/\n",
+		"too long across cut":      short + tooLong + "\nHTTP://C/\n",
+		"too long at end":          short + "http://x/\n" + tooLong,
+		"twice too long":           short + tooLong + tooLong + "\nhttp://G/\n" + tooLong + tooLong,
+		"too long first":           tooLong + "\r\nhttp://D/",
+		"MaxLength+1 and CR":       tooLong[:canon.MaxLength+1] + "\r\n" + tooLong[:canon.MaxLength] + "\r\nhttp://E/\n",
+		"cut on a line end":        strings.Repeat("http://a/234567\n", batchBytes/16*2),
+		"without a newline at all": "http://F/" + strings.Repeat("c", batchBytes),
+	}
+}
+
+// TestFileMatchesPipe checks that the command gives the same output,
+// errors and exit status for a file (-f FILE, or standard input
+// redirected from it), which it maps on Linux, as for a pipe, which it
+// reads.
+func TestFileMatchesPipe(t *testing.T) {
+	dir := t.TempDir()
+	for name, in := range mappedInputs() {
+		path := filepath.Join(dir, "in.txt")
+		if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"-j", "1"}, {"-j", "3"}, {"-j", "2", "-format", "jsonl"}, {"-u", "-c"}} {
+			wantOut, wantErr, wantCode := canonCmd(t, in, args...)
+			out, errOut, code := canonCmd(t, "", append([]string{"-f", path}, args...)...)
+			if out != wantOut || errOut != wantErr || code != wantCode {
+				t.Errorf("%s, -f %v: exit %d, %d bytes out, stderr %.200q; from a pipe: exit %d, %d bytes out, stderr %.200q",
+					name, args, code, len(out), errOut, wantCode, len(wantOut), wantErr)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code = runWithStdin(t, f, args...)
+			f.Close()
+			if out != wantOut || errOut != wantErr || code != wantCode {
+				t.Errorf("%s, %v < file: exit %d, %d bytes out; from a pipe: exit %d, %d bytes out", name, args, code, len(out), wantCode, len(wantOut))
+			}
+		}
+	}
+}
+
+// runWithStdin runs the binary with the open file f as its standard
+// input.
+func runWithStdin(t *testing.T, f *os.File, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Stdin = f
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return out.String(), errb.String(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), 0
+}
+
+// TestStdinFileOffset checks that standard input redirected from a file
+// is read from its offset, as a shell's "(read first; canon) < file"
+// expects, and is left at its end.
+func TestStdinFileOffset(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "in.txt")
+	in := "HTTP://A/1\nHTTP://A/2\nHTTP://A/3\n"
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(int64(len("HTTP://A/1\n")), io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runWithStdin(t, f)
+	if code != 0 || out != "http://a/2\nhttp://a/3\n" {
+		t.Errorf("from offset 11: exit %d, %q", code, out)
+	}
+	if off, _ := f.Seek(0, io.SeekCurrent); off != int64(len(in)) {
+		t.Errorf("offset after the command: %d, want %d", off, len(in))
+	}
+}
+
+// TestReadMapped checks the batches readMapped cuts: in order, covering
+// the input from its start, each ending at a line end (or the end of the
+// input), with a line longer than MaxLength+1 that crosses a cut as a long
+// batch of its own.
+func TestReadMapped(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("files are mapped on Linux only; elsewhere readBatches reads them")
+	}
+	for name, in := range mappedInputs() {
+		path := filepath.Join(t.TempDir(), "in.txt")
+		if err := os.WriteFile(path, []byte("skipped\n"+in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Seek(int64(len("skipped\n")), io.SeekStart)
+		m := mapInput(f)
+		if m == nil {
+			t.Fatalf("%s: mapInput refused a regular file", name)
+		}
+		seq, pos := 0, m.start
+		readMapped(m, func() *batch { seq++; return &batch{seq: seq - 1} }, func(b *batch) {
+			start := b.mapEnd - len(b.data)
+			switch {
+			case b.long && (b.mapEnd-pos <= canon.MaxLength+1 || len(b.data) != 0):
+				t.Errorf("%s: long batch [%d, %d) of %d bytes", name, pos, b.mapEnd, len(b.data))
+			case !b.long && (start != pos || len(b.data) == 0):
+				t.Errorf("%s: batch %d covers [%d, %d), want it to start at %d", name, b.seq, start, b.mapEnd, pos)
+			case b.mapEnd != len(m.data) && m.data[b.mapEnd-1] != '\n':
+				t.Errorf("%s: batch %d ends at %d, inside a line", name, b.seq, b.mapEnd)
+			}
+			pos = b.mapEnd
+		})
+		if pos != len(m.data) {
+			t.Errorf("%s: batches end at %d of %d", name, pos, len(m.data))
+		}
+		m.close()
+		f.Close()
+	}
+}
+
+// TestFileShrinks checks that a file truncated while the command maps it
+// ends the command with an error (exit 2), not a crash: the command
+// blocks on a full pipe after its first batch, the test truncates the
+// file, and the next batch faults.
+func TestFileShrinks(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("files are mapped on Linux only")
+	}
+	path := filepath.Join(t.TempDir(), "in.txt")
+	if err := os.WriteFile(path, bytes.Repeat([]byte("http://example.com/a/b/c/d\n"), 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range []string{"1", "2"} {
+		cmd := exec.Command(binary, "-j", j, "-f", path)
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		first := make([]byte, 1)
+		if _, err := io.ReadFull(stdout, first); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(path, 0); err != nil {
+			t.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, stdout)
+		err = cmd.Wait()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != exitProblem || !strings.Contains(errb.String(), "the file shrank while it was read") {
+			t.Errorf("-j %s, file truncated after %d bytes of output: %v, stderr %.300q", j, n+1, err, errb.String())
+		}
+		if err := os.WriteFile(path, bytes.Repeat([]byte("http://example.com/a/b/c/d\n"), 1<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
