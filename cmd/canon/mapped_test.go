@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,29 +41,34 @@ func mappedInputs() map[string]string {
 // redirected from it), which it maps on Linux, as for a pipe, which it
 // reads.
 func TestFileMatchesPipe(t *testing.T) {
-	dir := t.TempDir()
 	for name, in := range mappedInputs() {
-		path := filepath.Join(dir, "in.txt")
-		if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		for _, args := range [][]string{{"-j", "1"}, {"-j", "3"}, {"-j", "2", "-format", "jsonl"}, {"-u", "-c"}} {
-			wantOut, wantErr, wantCode := canonCmd(t, in, args...)
-			out, errOut, code := canonCmd(t, "", append([]string{"-f", path}, args...)...)
-			if out != wantOut || errOut != wantErr || code != wantCode {
-				t.Errorf("%s, -f %v: exit %d, %d bytes out, stderr %.200q; from a pipe: exit %d, %d bytes out, stderr %.200q",
-					name, args, code, len(out), errOut, wantCode, len(wantOut), wantErr)
-			}
-			f, err := os.Open(path)
-			if err != nil {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "in.txt")
+			if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out, errOut, code = runWithStdin(t, f, args...)
-			f.Close()
-			if out != wantOut || errOut != wantErr || code != wantCode {
-				t.Errorf("%s, %v < file: exit %d, %d bytes out; from a pipe: exit %d, %d bytes out", name, args, code, len(out), wantCode, len(wantOut))
+			argSets := [][]string{{"-j", "1"}, {"-j", "3"}}
+			if len(in) < 1<<20 {
+				argSets = append(argSets, []string{"-j", "2", "-format", "jsonl"}, []string{"-u", "-c"})
 			}
-		}
+			for _, args := range argSets {
+				wantOut, wantErr, wantCode := canonCmd(t, in, args...)
+				out, errOut, code := canonCmd(t, "", append([]string{"-f", path}, args...)...)
+				if out != wantOut || errOut != wantErr || code != wantCode {
+					t.Errorf("-f %v: exit %d, %d bytes out, stderr %.200q; from a pipe: exit %d, %d bytes out, stderr %.200q",
+						args, code, len(out), errOut, wantCode, len(wantOut), wantErr)
+				}
+				f, err := os.Open(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, errOut, code = runWithStdin(t, f, args...)
+				f.Close()
+				if out != wantOut || errOut != wantErr || code != wantCode {
+					t.Errorf("%v < file: exit %d, %d bytes out; from a pipe: exit %d, %d bytes out", args, code, len(out), wantCode, len(wantOut))
+				}
+			}
+		})
 	}
 }
 
@@ -190,6 +196,68 @@ func TestFileShrinks(t *testing.T) {
 		}
 		if err := os.WriteFile(path, bytes.Repeat([]byte("http://example.com/a/b/c/d\n"), 1<<20), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// chunkReader returns its data size bytes at a time; with eofWithData
+// the last read returns io.EOF along with the data, as io.Reader allows.
+type chunkReader struct {
+	data        string
+	size        int
+	eofWithData bool
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.data[:min(r.size, len(r.data))])
+	r.data = r.data[n:]
+	if len(r.data) == 0 && r.eofWithData {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// TestReadBatches checks that readBatches, for any read size, passes on
+// every line of the input once and in order, whole, with each line
+// longer than MaxLength either in a long batch or whole (normalizeBatch
+// fails both).
+func TestReadBatches(t *testing.T) {
+	inputs := mappedInputs()
+	// Lines longer than the most the buffer grows to (twice MaxLength),
+	// which the reader skips as it reads them.
+	inputs["lines, then lines that fill the buffer"] = strings.Repeat("http://a/\n", 100) +
+		strings.Repeat("b", 5<<20) + "\nhttp://c/\n" + strings.Repeat("d", 17<<20) + "\r\nhttp://e/\n" + strings.Repeat("f", 17<<20)
+	const tooLong = "(too long)"
+	for name, in := range inputs {
+		want := strings.Split(strings.TrimSuffix(in, "\n"), "\n")
+		for i, l := range want {
+			if len(strings.TrimSuffix(l, "\r")) > canon.MaxLength {
+				want[i] = tooLong
+			}
+		}
+		for _, size := range []int{1000, 64 << 10, 300 << 10} {
+			for _, eofWithData := range []bool{false, true} {
+				var got []string
+				seq := 0
+				err := readBatches(&chunkReader{in, size, eofWithData}, func() *batch { seq++; return &batch{seq: seq - 1} }, func(b *batch) {
+					if b.long {
+						got = append(got, tooLong)
+						return
+					}
+					for _, l := range strings.Split(strings.TrimSuffix(string(b.data), "\n"), "\n") {
+						if len(strings.TrimSuffix(l, "\r")) > canon.MaxLength {
+							l = tooLong
+						}
+						got = append(got, l)
+					}
+				})
+				if err != nil || !slices.Equal(got, want) {
+					t.Errorf("%s, reads of %d, EOF with data %v: error %v, %d lines, want %d", name, size, eofWithData, err, len(got), len(want))
+				}
+			}
 		}
 	}
 }

@@ -239,16 +239,19 @@ func (w *output) finish(readErr error) int {
 
 // readBatches reads r into batches of whole lines and passes each to
 // send once it holds batchBytes/4 or more (or at the end). A line that
-// does not fit a batch makes the batch grow; one longer than
-// canon.MaxLength is dropped as it is read and sent as a batch of its own
-// with long set, so that memory stays bounded.
+// does not fit a batch makes the batch grow, up to twice canon.MaxLength;
+// one that fills that is dropped as it is read and sent as a batch of its
+// own with long set, so that memory stays bounded (normalizeBatch fails
+// the shorter ones that are too long).
 func readBatches(r io.Reader, next func() *batch, send func(*batch)) error {
 	b := next()
 	b.data = slices.Grow(b.data[:0], batchBytes)
+	lineEnd := 0      // b.data[:lineEnd] is whole lines
 	skipping := false // inside a line longer than MaxLength
 	for {
 		if len(b.data) == cap(b.data) {
-			// A full buffer holds no newline: one line longer than a read.
+			// A full buffer holds no line end (lines are sent once a
+			// quarter of it is read): one line longer than a read.
 			if len(b.data) > canon.MaxLength+1 { // +1: a "\r"
 				skipping, b.data = true, b.data[:0]
 			} else {
@@ -267,9 +270,19 @@ func readBatches(r io.Reader, next func() *batch, send func(*batch)) error {
 				b.data = b.data[:0]
 				continue
 			}
-			rest := read[k+1:] // empty when k < 0 (EOF)
+			var rest []byte // what follows the line; nothing at EOF
+			if k >= 0 {
+				rest = read[k+1:]
+			}
 			b.data, b.long, skipping = b.data[:0], true, false
 			b = sendAndCarry(b, rest, next, send)
+			read = b.data
+		}
+		// Only the bytes just read can end a line: searching the whole
+		// batch after every read would cost a long line's length squared
+		// over the read size (a second for two 4 MiB lines from a pipe).
+		if k := bytes.LastIndexByte(read, '\n'); k >= 0 {
+			lineEnd = len(b.data) - len(read) + k + 1
 		}
 		if err == io.EOF {
 			if len(b.data) > 0 {
@@ -278,13 +291,11 @@ func readBatches(r io.Reader, next func() *batch, send func(*batch)) error {
 			return nil
 		}
 		// Send the whole lines; the partial one starts the next batch.
-		if len(b.data) < batchBytes/4 {
-			continue
-		}
-		if k := bytes.LastIndexByte(b.data, '\n'); k >= 0 {
-			rest := b.data[k+1:]
-			b.data = b.data[:k+1]
+		if len(b.data) >= batchBytes/4 && lineEnd > 0 {
+			rest := b.data[lineEnd:]
+			b.data = b.data[:lineEnd]
 			b = sendAndCarry(b, rest, next, send)
+			lineEnd = 0
 		}
 	}
 }
