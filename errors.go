@@ -72,27 +72,35 @@ type Error struct {
 	reason    string    // finer reason than Err's text, e.g. "invalid character"
 }
 
-// Error implements the error interface.
+// Error implements the error interface. It sizes its buffer for the
+// common case, a quoted input of printable ASCII, so that it allocates
+// once: the command line tool formats one error per bad line.
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString("canon.")
-	b.WriteString(e.Op)
-	b.WriteString("(")
-	b.WriteString(strconv.Quote(e.Input))
-	b.WriteString("): ")
-	b.WriteString(e.Component.String())
-	b.WriteString(": ")
-	if e.reason != "" {
-		b.WriteString(e.reason)
-	} else {
-		b.WriteString(e.Err.Error())
+	reason := e.reason
+	if reason == "" {
+		reason = e.Err.Error()
 	}
+	at := ""
 	if e.Offset >= 0 && e.Offset < len(e.Input) {
-		b.WriteString(" (at ")
-		b.WriteString(strconv.Quote(e.Input[e.Offset:]))
-		b.WriteString(")")
+		at = e.Input[e.Offset:]
 	}
-	return b.String()
+	comp := e.Component.String()
+	const fixed = len(`canon.`) + len(`("`) + len(`"): `) + len(`: `) + len(` (at "`) + len(`")`)
+	b := make([]byte, 0, fixed+len(e.Op)+len(e.Input)+len(comp)+len(reason)+len(at))
+	b = append(b, "canon."...)
+	b = append(b, e.Op...)
+	b = append(b, '(')
+	b = strconv.AppendQuote(b, e.Input)
+	b = append(b, "): "...)
+	b = append(b, comp...)
+	b = append(b, ": "...)
+	b = append(b, reason...)
+	if at != "" {
+		b = append(b, " (at "...)
+		b = strconv.AppendQuote(b, at)
+		b = append(b, ')')
+	}
+	return ownedString(b)
 }
 
 // Unwrap returns the sentinel error, for errors.Is.

@@ -98,3 +98,23 @@ func checkErrorT(t *testing.T, in, out string, err error) {
 		t.Errorf("Normalize(%.40q...) = %.40q, %v: want \"\" and an *Error", in, out, err)
 	}
 }
+
+// TestErrorAllocs checks that Error builds its text in one allocation
+// for an input of printable ASCII, the common case, and that the text
+// with control characters and non-ASCII, which quoting lengthens, is
+// still whole.
+func TestErrorAllocs(t *testing.T) {
+	_, err := Normalize("http://h:8x/a/b?c=d", RFC3986)
+	want := `canon.Normalize("http://h:8x/a/b?c=d"): port: invalid character (at "x/a/b?c=d")`
+	if err == nil || err.Error() != want {
+		t.Fatalf("Normalize(%q, RFC3986) error = %v, want %s", "http://h:8x/a/b?c=d", err, want)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = err.Error() }); n != 1 {
+		t.Errorf("Error() allocates %v times, want 1", n)
+	}
+	_, err = Normalize("http://h:8x/\u00e9\x7f", RFC3986)
+	want = `canon.Normalize("http://h:8x/é\x7f"): port: invalid character (at "x/é\x7f")`
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %s", err, want)
+	}
+}
