@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -131,7 +132,22 @@ func checkError(t *testing.T, op, in, out string, err error) {
 	if !known {
 		t.Fatalf("%s(%q): error %v wraps no sentinel", op, in, err)
 	}
-	_ = e.Error()
+	if got, want := e.Error(), errorTextReference(e); got != want {
+		t.Fatalf("%s(%q): Error() = %q, want %q", op, in, got, want)
+	}
+}
+
+// errorTextReference is Error's text built the plain way.
+func errorTextReference(e *Error) string {
+	reason := e.reason
+	if reason == "" {
+		reason = e.Err.Error()
+	}
+	s := "canon." + e.Op + "(" + strconv.Quote(e.Input) + "): " + e.Component.String() + ": " + reason
+	if e.Offset >= 0 && e.Offset < len(e.Input) {
+		s += " (at " + strconv.Quote(e.Input[e.Offset:]) + ")"
+	}
+	return s
 }
 
 // isNFCRunsStrict reports whether every run of s between "%" triplets is
