@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -259,5 +260,26 @@ func TestReadBatches(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGrowPipe checks that growPipe gives a pipe the larger buffer.
+func TestGrowPipe(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("growPipe is a no-op outside Linux")
+	}
+	b, err := os.ReadFile("/proc/sys/fs/pipe-max-size")
+	if max, _ := strconv.Atoi(strings.TrimSpace(string(b))); err != nil || max < pipeBytes {
+		t.Skipf("this machine caps pipes below 1 MiB (pipe-max-size %q, %v)", b, err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	growPipe(r)
+	if got := pipeSize(r); got < 1<<20 {
+		t.Errorf("pipe buffer after growPipe: %d bytes, want 1 MiB", got)
 	}
 }

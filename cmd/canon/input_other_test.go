@@ -1,0 +1,7 @@
+//go:build !linux
+
+package main
+
+import "os"
+
+func pipeSize(*os.File) int { return 0 }
