@@ -55,11 +55,12 @@ func (m *mappedInput) release(end int) {
 	}
 }
 
-// drop gives back the whole pages inside data[from:to]: the middle of a
-// line too long to keep, which only the reader looks at.
+// drop gives back the pages of data[from:to] but a partial last one: the
+// middle of a line too long to keep, which only the reader looks at. (The
+// first page may hold lines before it; they are mapped again if needed.)
 func (m *mappedInput) drop(from, to int) {
 	page := os.Getpagesize()
-	from = (from + page - 1) &^ (page - 1)
+	from &^= page - 1
 	to &^= page - 1
 	if from < to {
 		_ = syscall.Madvise(m.data[from:to], syscall.MADV_DONTNEED)

@@ -332,8 +332,8 @@ func readMapped(m *mappedInput, next func() *batch, send func(*batch)) {
 			b.data, b.mapEnd = data[pos:lineAt], lineAt
 			send(b)
 		}
-		for end < len(data) && data[end-1] != '\n' {
-			m.drop(lineAt, end)
+		for from := lineAt; end < len(data) && data[end-1] != '\n'; from = end {
+			m.drop(from, end)
 			step := min(end+batchBytes, len(data))
 			if k := bytes.IndexByte(data[end:step], '\n'); k >= 0 {
 				step = end + k + 1
