@@ -332,8 +332,9 @@ func readMapped(m *mappedInput, next func() *batch, send func(*batch)) {
 			b.data, b.mapEnd = data[pos:lineAt], lineAt
 			send(b)
 		}
-		for from := lineAt; end < len(data) && data[end-1] != '\n'; from = end {
+		for from := lineAt; end < len(data) && data[end-1] != '\n'; {
 			m.drop(from, end)
+			from = end
 			step := min(end+batchBytes, len(data))
 			if k := bytes.IndexByte(data[end:step], '\n'); k >= 0 {
 				step = end + k + 1
