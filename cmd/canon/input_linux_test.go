@@ -73,9 +73,9 @@ func TestMappedLongLineMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m := mapInput(f)
+	m := prepareInput(f)
 	if m == nil {
-		t.Fatal("mapInput refused a regular file")
+		t.Fatal("prepareInput did not map a regular file")
 	}
 	defer m.close()
 	var long int

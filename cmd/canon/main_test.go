@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,8 +35,15 @@ func TestMain(m *testing.M) {
 // and the exit status.
 func canonCmd(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
+	return runCanon(t, strings.NewReader(stdin), args...)
+}
+
+// runCanon is canonCmd with any standard input: an *os.File is passed to
+// the process as it is (a file, not a pipe).
+func runCanon(t *testing.T, stdin io.Reader, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
-	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Stdin = stdin
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -63,7 +63,7 @@ func TestFileMatchesPipe(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				out, errOut, code = runWithStdin(t, f, args...)
+				out, errOut, code = runCanon(t, f, args...)
 				f.Close()
 				if out != wantOut || errOut != wantErr || code != wantCode {
 					t.Errorf("%v < file: exit %d, %d bytes out; from a pipe: exit %d, %d bytes out", args, code, len(out), wantCode, len(wantOut))
@@ -71,23 +71,6 @@ func TestFileMatchesPipe(t *testing.T) {
 			}
 		})
 	}
-}
-
-// runWithStdin runs the binary with the open file f as its standard
-// input.
-func runWithStdin(t *testing.T, f *os.File, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Stdin = f
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return out.String(), errb.String(), ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), 0
 }
 
 // TestStdinFileOffset checks that standard input redirected from a file
@@ -107,7 +90,7 @@ func TestStdinFileOffset(t *testing.T) {
 	if _, err := f.Seek(int64(len("HTTP://A/1\n")), io.SeekStart); err != nil {
 		t.Fatal(err)
 	}
-	out, _, code := runWithStdin(t, f)
+	out, _, code := runCanon(t, f)
 	if code != 0 || out != "http://a/2\nhttp://a/3\n" {
 		t.Errorf("from offset 11: exit %d, %q", code, out)
 	}
@@ -134,9 +117,9 @@ func TestReadMapped(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Seek(int64(len("skipped\n")), io.SeekStart)
-		m := mapInput(f)
+		m := prepareInput(f)
 		if m == nil {
-			t.Fatalf("%s: mapInput refused a regular file", name)
+			t.Fatalf("%s: prepareInput did not map a regular file", name)
 		}
 		seq, pos := 0, m.start
 		readMapped(m, func() *batch { seq++; return &batch{seq: seq - 1} }, func(b *batch) {
@@ -263,7 +246,7 @@ func TestReadBatches(t *testing.T) {
 	}
 }
 
-// TestGrowPipe checks that growPipe gives a pipe the larger buffer.
+// TestGrowPipe checks that prepareInput gives a pipe the larger buffer.
 func TestGrowPipe(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("growPipe is a no-op outside Linux")
@@ -278,8 +261,8 @@ func TestGrowPipe(t *testing.T) {
 	}
 	defer r.Close()
 	defer w.Close()
-	growPipe(r)
+	prepareInput(r)
 	if got := pipeSize(r); got < 1<<20 {
-		t.Errorf("pipe buffer after growPipe: %d bytes, want 1 MiB", got)
+		t.Errorf("pipe buffer after prepareInput: %d bytes, want 1 MiB", got)
 	}
 }

@@ -56,8 +56,7 @@ func newBatch(seq int) *batch {
 func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 	w := newOutput(cfg, stdout, stderr)
 	if f, ok := in.(*os.File); ok {
-		growPipe(f)
-		if w.mapped = mapInput(f); w.mapped != nil {
+		if w.mapped = prepareInput(f); w.mapped != nil {
 			defer w.mapped.close()
 			// A file that shrinks under the mapping faults where reading
 			// it would have returned less; each goroutine that touches
