@@ -1,6 +1,10 @@
 package canon
 
-import "strings"
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+)
 
 // The fast path. Nearly every real URL has one shape, and nearly every
 // real URL is already canonical or needs one of a few changes. fast reads
@@ -158,12 +162,16 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 		return dst[:base], 0, false // a byte the host may not hold
 	}
 
-	// Path (§3.3). The scan notes where the first dot segment starts (as
-	// an offset into the path), so that removing them needs no second
-	// search; an escape decoded to "." could make one anywhere, and then
-	// the search runs after all.
+	// Path (§3.3). With RemoveDots, each dot segment is removed as the
+	// scan meets it (RFC 3986 §5.2.4, see dropDotSegment), so the path is
+	// read once. With RemoveDots1808 the scan notes where the first dot
+	// segment starts (as an offset into the path) and the path is rewritten
+	// after it, as RFC 1808 keeps a ".." with nothing to cancel. An escape
+	// decoded to "." could make a dot segment with its neighbours: that
+	// rare case is the engine's.
 	pathAt := len(dst) + k - from // where the path starts in the output
-	dotAt, decodedDot := -1, false
+	dots, dots1808 := p.Has(RemoveDots), p.Has(RemoveDots1808)
+	dotAt := -1
 	for k < n {
 		k = span(s, k, fPath)
 		if k == n {
@@ -172,17 +180,27 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 		switch s[k] {
 		case '.':
 			// s[k-1] exists: the path starts with "/".
-			if dotAt < 0 && s[k-1] == '/' && (endsSegment(s, k+1) || s[k+1] == '.' && endsSegment(s, k+2)) {
-				dotAt = len(dst) + k - 1 - from - pathAt
+			if seg := dotSegmentAt(s, k); seg > 0 {
+				if dots {
+					dst = reserve(dst, n-from+1)
+					dst = dropDotSegment(append(dst, s[from:k]...), pathAt, seg)
+					if k += seg; k < n && s[k] == '/' {
+						k++ // the output ends with "/" already
+					}
+					from = k
+					continue
+				}
+				if dotAt < 0 {
+					dotAt = len(dst) + k - 1 - from - pathAt
+				}
 			}
 			k++
 			continue
 		case '%':
 			var ok bool
-			if dst, from, ok = fastEscape(dst, s, k, from, p); !ok {
+			if dst, from, ok = fastEscape(dst, s, k, from, p); !ok || (dots || dots1808) && from == k+3 && dst[len(dst)-1] == '.' {
 				return dst[:base], 0, false
 			}
-			decodedDot = decodedDot || from == k+3 && dst[len(dst)-1] == '.'
 			k += 3
 			continue
 		}
@@ -191,29 +209,19 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	if k < n && s[k] != '?' && s[k] != '#' {
 		return dst[:base], 0, false
 	}
-
-	// Dot segments (§6.2.2.3, or RFC 1808 §4) and the empty path (§6.2.3).
-	if (dotAt >= 0 || decodedDot) && (p.Has(RemoveDots) || p.Has(RemoveDots1808)) {
+	if dotAt >= 0 && dots1808 {
+		// RFC 1808 §4 step 6.
 		dst = reserve(dst, n-from+1)
 		undoLen, undoFrom := len(dst), from
 		dst = append(dst, s[from:k]...)
 		from = k
 		path := dst[pathAt:]
-		was := len(path)
-		switch {
-		case p.Has(RemoveDots1808):
-			path = removeDotSegments1808(path)
-		case decodedDot:
-			path = removeDotSegmentsInPlace(path)
-		default:
-			path = removeDotSegmentsFrom(path, dotAt)
-		}
-		if len(path) == was {
-			// Nothing removed (RFC 1808 keeps a ".." with nothing to
-			// cancel): the path is still the input's, left uncopied.
+		if out := removeDotSegments1808(path); len(out) == len(path) {
+			// Nothing removed (a ".." with nothing to cancel): the path
+			// is still the input's, left uncopied.
 			dst, from = dst[:undoLen], undoFrom
 		} else {
-			dst = dst[:pathAt+len(path)]
+			dst = dst[:pathAt+len(out)]
 		}
 	}
 	if pathAt == len(dst)+k-from && (p.Has(AddRootPath) || p.Has(AddHTTPRootPath) && kindOf(scheme).defaultPort() > 0) {
@@ -281,13 +289,58 @@ func endsSegment(s string, k int) bool {
 	return k >= len(s) || s[k] == '/' || s[k] == '?' || s[k] == '#'
 }
 
-// appendLower appends t with its ASCII letters lowercased.
+// dotSegmentAt returns the length of the dot segment ("." or "..") that
+// starts at s[k], a "." inside a path, or 0 if the segment there is not
+// one. s[k-1] must exist.
+func dotSegmentAt(s string, k int) int {
+	switch {
+	case s[k-1] != '/':
+		return 0
+	case endsSegment(s, k+1):
+		return 1
+	case s[k+1] == '.' && endsSegment(s, k+2):
+		return 2
+	}
+	return 0
+}
+
+// dropDotSegment is one step of RFC 3986 §5.2.4 for fast, which meets
+// the dot segments of a path from left to right: dst holds the output,
+// with the path from pathAt on, ending with the "/" before a dot segment
+// of length seg. The "." goes (rule B: "/a/./b" -> "/a/b"); a ".." also
+// takes the last output segment with it (rule C: "/a/b/../c" -> "/a/c"),
+// or nothing when there is none ("/../c" -> "/c").
+func dropDotSegment(dst []byte, pathAt, seg int) []byte {
+	if seg == 2 {
+		// Cut after the "/" before the last segment. The path starts
+		// with "/": when that "/" is all the output path holds (no
+		// segment to remove), the search finds nothing and it stays.
+		dst = dst[:pathAt+max(bytes.LastIndexByte(dst[pathAt:len(dst)-1], '/'), 0)+1]
+	}
+	return dst
+}
+
+// appendLower appends t with its ASCII letters lowercased. Eight bytes
+// at a time, a letter is found without a branch: adding 0x3F to a byte
+// below 0x80 sets its top bit from "A" up, adding 0x25 from "[" (one
+// past "Z") up, so a top bit set by the first sum and not by the second
+// (nor in the byte itself, which keeps UTF-8 whole) marks a capital,
+// and shifted down it is the 0x20 that lowercases it. No sum carries
+// into the next byte, as the bytes are masked to 7 bits first.
 func appendLower(dst []byte, t string) []byte {
 	n := len(dst)
 	dst = append(dst, t...)
-	for i, c := range dst[n:] {
+	b := dst[n:]
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		x := w & 0x7F7F7F7F7F7F7F7F
+		capital := (x + 0x3F3F3F3F3F3F3F3F) &^ (x + 0x2525252525252525) &^ w & 0x8080808080808080
+		binary.LittleEndian.PutUint64(b, w|capital>>2)
+		b = b[8:]
+	}
+	for i, c := range b {
 		// fUpper is 'a'-'A' << 1: add 32 to an uppercase letter, without a branch.
-		dst[n+i] = c + fastClass[c]&fUpper>>1
+		b[i] = c + fastClass[c]&fUpper>>1
 	}
 	return dst
 }

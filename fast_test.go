@@ -74,6 +74,11 @@ func TestFastAgreesWithEngine(t *testing.T) {
 		"http://h:00080/", "Foo+Bar.Baz-1://H/", "1http://h/", "+a://h/", "http://h:65536/", "http://h:123456/",
 		"svn+ssh://h/x", "a://h", "file:///x", "file://", "file://:80/x", "foo://:1/x", "foo:///", "file:///./x", "http://:80/", "foo://?q", "foo://#f",
 		"http://h/ ", " http://h/", "http://h/\\", "http://h/a%2E%2E/",
+		// Dot segments removed as the scan meets them.
+		"http://h/../../a", "http://h/a/b/../../../c/./d/..", "http://h//../x", "http://h/a//../b",
+		"http://h/./../x", "http://h/a/.../b", "http://h/..?q", "http://h/a/..#f/../x", "http://h/a/%2E./b",
+		"http://h/a/.%2E", "http://h/%2E/../b", "http://h/a/../%2e", "HTTP://H:80/a/./B/../%7e/./", "http://h/./.",
+		"http://h/a/b/c/./../../g", "http://h/a/b/..%2F..", "http://h/.../..", "http://h/a/..b/../c",
 	)
 	ps := fastProfiles()
 	accepted := 0
@@ -127,19 +132,31 @@ func TestFastCoverage(t *testing.T) {
 	}
 }
 
+// TestAppendLower checks appendLower against a byte-at-a-time lowercase
+// for every pair of bytes side by side, in the eight-byte words and in
+// the tail, so that no byte's carry or top bit leaks into its neighbour.
 func TestAppendLower(t *testing.T) {
-	var all []byte
-	for c := 0; c < 256; c++ {
-		all = append(all, byte(c))
-	}
-	got := appendLower([]byte("x"), string(all))
-	for c := 0; c < 256; c++ {
-		want := byte(c)
+	lower := func(c byte) byte {
 		if 'A' <= c && c <= 'Z' {
-			want += 'a' - 'A'
+			return c + 'a' - 'A'
 		}
-		if got[1+c] != want {
-			t.Errorf("appendLower(%q) = %q, want %q", byte(c), got[1+c], want)
+		return c
+	}
+	var in [11]byte
+	for c := 0; c < 256; c++ {
+		for d := 0; d < 256; d++ {
+			for i := range in {
+				in[i] = byte(c)
+				if i%2 == 1 || i == 6 {
+					in[i] = byte(d)
+				}
+			}
+			got := appendLower([]byte("x"), string(in[:]))
+			for i, b := range in {
+				if got[1+i] != lower(b) {
+					t.Fatalf("appendLower(%q)[%d] = %q, want %q", in[:], i, got[1+i], lower(b))
+				}
+			}
 		}
 	}
 }
