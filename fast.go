@@ -43,24 +43,24 @@ import (
 // keeps the scan's lookups in 256 bytes, and byteClass has no bit left
 // for the lowercase-only sets.
 const (
-	fScheme    uint8 = 1 << iota // a-z 0-9 + - .
-	fHost                        // reg-name less "%" and A-Z: a-z 0-9 - . _ ~ ! $ & ' ( ) * + , ; =
-	fPath                        // pchar and "/", less "%" and ".", which need a look
-	fQuery                       // pchar, "/" and "?", less "%"
-	fSchemeAny                   // fScheme and A-Z
-	fHostAny                     // fHost and A-Z
-	fUpper                       // A-Z; must be 64 for appendLower
+	fScheme uint8 = 1 << iota // letters, digits, "+", "-" and "."
+	fHost                     // reg-name less "%": letters, digits, - . _ ~ ! $ & ' ( ) * + , ; =
+	fPath                     // pchar and "/", less "%" and ".", which need a look
+	fQuery                    // pchar, "/" and "?", less "%"
+	_
+	_
+	fUpper // A-Z; must be 64 for appendLower
 )
 
 var fastClass = func() (t [256]uint8) {
 	for c := 0; c < 256; c++ {
 		b := byteClass[c]
-		lowerOrDigit := b&(clsUnreserved|clsUpper) == clsUnreserved && c != '-' && c != '.' && c != '_' && c != '~'
-		if lowerOrDigit || c == '+' || c == '-' || c == '.' {
-			t[c] |= fScheme | fSchemeAny
+		letterOrDigit := b&clsUnreserved != 0 && c != '-' && c != '.' && c != '_' && c != '~'
+		if letterOrDigit || c == '+' || c == '-' || c == '.' {
+			t[c] |= fScheme
 		}
-		if b&(clsUnreserved|clsSubDelim) != 0 && b&clsUpper == 0 {
-			t[c] |= fHost | fHostAny
+		if b&(clsUnreserved|clsSubDelim) != 0 {
+			t[c] |= fHost
 		}
 		pchar := b&clsNotPath == 0 && c != '%' // unreserved, sub-delims, ":", "@" and "/"
 		if pchar && c != '.' {
@@ -70,7 +70,7 @@ var fastClass = func() (t [256]uint8) {
 			t[c] |= fQuery
 		}
 		if b&clsUpper != 0 {
-			t[c] |= fUpper | fSchemeAny | fHostAny
+			t[c] |= fUpper
 		}
 	}
 	return t
@@ -84,7 +84,7 @@ var fastClass = func() (t [256]uint8) {
 // contents are those the caller gave.
 func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	n := len(s)
-	if n > MaxLength || n == 0 || fastClass[s[0]]&fSchemeAny == 0 || s[0] < 'A' {
+	if n > MaxLength || n == 0 || fastClass[s[0]]&fScheme == 0 || s[0] < 'A' {
 		return dst, 0, false // also a digit, "+", "-" or "." first
 	}
 	if p.steps&(1<<DecodeAll|1<<PlusToSpace) != 0 {
@@ -99,12 +99,11 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	base, from := len(dst), 0
 
 	// Scheme (RFC 3986 §3.1, §6.2.2.1) and "//".
-	i := span(s, 0, fScheme)
-	if i < n && fastClass[s[i]]&fUpper != 0 {
+	i, seen := spanUnion(s, 0, fScheme)
+	if seen&fUpper != 0 {
 		if !p.Has(LowercaseScheme) {
 			return dst, 0, false
 		}
-		i = span(s, i, fSchemeAny)
 		dst = reserve(dst, n+1)
 		dst = appendLower(dst, s[:i])
 		from = i
@@ -116,11 +115,8 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 
 	// Host (§3.2.2, §6.2.2.1): a registered name or a canonical IPv4.
 	h := i + 3
-	k := span(s, h, fHost)
-	lowerHost := k < n && fastClass[s[k]]&fUpper != 0
-	if lowerHost {
-		k = span(s, k, fHostAny)
-	}
+	k, seen := spanUnion(s, h, fHost)
+	lowerHost := seen&fUpper != 0
 	host := s[h:k]
 	switch {
 	case host == "":
@@ -270,6 +266,21 @@ func span(s string, k int, cls uint8) int {
 		k++
 	}
 	return k
+}
+
+// spanUnion is span that also returns the union of the classes of the
+// bytes it passed over, so that one pass finds both where a part ends and
+// whether it holds a capital.
+func spanUnion(s string, k int, cls uint8) (int, uint8) {
+	var seen uint8
+	for ; k < len(s); k++ {
+		c := fastClass[s[k]]
+		if c&cls == 0 {
+			break
+		}
+		seen |= c
+	}
+	return k, seen
 }
 
 // reserve makes room in dst for n more bytes. fast calls it before each
