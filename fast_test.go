@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -177,4 +178,42 @@ func TestFastResolution(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestKindOf compares kindOf, which reads a scheme as words, with a plain
+// case-insensitive comparison, over every scheme of up to five bytes
+// drawn from the letters of the known schemes, their capitals and other
+// scheme bytes.
+func TestKindOf(t *testing.T) {
+	want := func(scheme string) schemeKind {
+		switch strings.ToLower(scheme) {
+		case "http":
+			return schemeHTTP
+		case "https":
+			return schemeHTTPS
+		case "ws":
+			return schemeWS
+		case "wss":
+			return schemeWSS
+		case "ftp":
+			return schemeFTP
+		case "file":
+			return schemeFile
+		}
+		return schemeOther
+	}
+	const alphabet = "htpsfilewHTPSW.+0"
+	var check func(prefix string)
+	check = func(prefix string) {
+		if got := kindOf(prefix); got != want(prefix) {
+			t.Fatalf("kindOf(%q) = %d, want %d", prefix, got, want(prefix))
+		}
+		if len(prefix) == 5 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			check(prefix + alphabet[i:i+1])
+		}
+	}
+	check("")
 }
