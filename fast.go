@@ -40,16 +40,16 @@ import (
 
 // Fast classes: which bytes each part of the shape may hold. They are
 // derived from byteClass, which holds the RFC sets; a table of its own
-// keeps the scan's lookups in 256 bytes, and byteClass has no bit left
-// for the lowercase-only sets.
+// keeps the scan's lookups in 256 bytes.
 const (
 	fScheme uint8 = 1 << iota // letters, digits, "+", "-" and "."
 	fHost                     // reg-name less "%": letters, digits, - . _ ~ ! $ & ' ( ) * + , ; =
 	fPath                     // pchar and "/", less "%" and ".", which need a look
 	fQuery                    // pchar, "/" and "?", less "%"
-	_
-	_
-	fUpper // A-Z; must be 64 for appendLower
+
+	// fUpper marks A-Z. It is ('a'-'A')<<1, so that appendLower adds
+	// fastClass[c]&fUpper>>1 to a byte to lowercase it.
+	fUpper uint8 = 64
 )
 
 var fastClass = func() (t [256]uint8) {
