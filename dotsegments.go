@@ -44,15 +44,11 @@ func firstDotSegment[T string | []byte](path T) int {
 // write over bytes already read. Each step is named after the RFC's rule.
 // Removing the last output segment scans back over bytes that are then
 // dropped, so the whole loop is linear in len(b).
+//
+// The segments before the first dot segment stay where they are (rule E
+// would move them onto themselves).
 func removeDotSegmentsInPlace(b []byte) []byte {
-	return removeDotSegmentsFrom(b, firstDotSegment(b))
-}
-
-// removeDotSegmentsFrom is removeDotSegmentsInPlace for a caller that
-// knows where the first dot segment starts (see firstDotSegment), or that
-// there is none (w < 0): rule E moves the segments before it unchanged.
-func removeDotSegmentsFrom(b []byte, w int) []byte {
-	n := len(b)
+	n, w := len(b), firstDotSegment(b)
 	if w < 0 {
 		return b
 	}
