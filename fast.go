@@ -160,14 +160,14 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 
 	// Path (§3.3). With RemoveDots, each dot segment is removed as the
 	// scan meets it (RFC 3986 §5.2.4, see dropDotSegment), so the path is
-	// read once. With RemoveDots1808 the scan notes where the first dot
-	// segment starts (as an offset into the path) and the path is rewritten
-	// after it, as RFC 1808 keeps a ".." with nothing to cancel. An escape
+	// read once. With RemoveDots1808 the scan notes whether there is one and
+	// the path is rewritten after it, as RFC 1808 keeps a ".." with nothing
+	// to cancel. An escape
 	// decoded to "." could make a dot segment with its neighbours: that
 	// rare case is the engine's.
 	pathAt := len(dst) + k - from // where the path starts in the output
 	dots, dots1808 := p.Has(RemoveDots), p.Has(RemoveDots1808)
-	dotAt := -1
+	dotSeen := false // a dot segment, for RemoveDots1808
 	for k < n {
 		k = span(s, k, fPath)
 		if k == n {
@@ -186,9 +186,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 					from = k
 					continue
 				}
-				if dotAt < 0 {
-					dotAt = len(dst) + k - 1 - from - pathAt
-				}
+				dotSeen = true
 			}
 			k++
 			continue
@@ -205,7 +203,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	if k < n && s[k] != '?' && s[k] != '#' {
 		return dst[:base], 0, false
 	}
-	if dotAt >= 0 && dots1808 {
+	if dotSeen && dots1808 {
 		// RFC 1808 §4 step 6.
 		dst = reserve(dst, n-from+1)
 		undoLen, undoFrom := len(dst), from
