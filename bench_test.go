@@ -140,3 +140,93 @@ func TestNoAllocs(t *testing.T) {
 		t.Errorf("Resolve of an absolute reference: %v allocs, want 0", got)
 	}
 }
+
+// TestAllocsPerKey holds the fast path to its allocation bound over URLs
+// built from every combination of the changes it makes: Normalize
+// allocates once when the key differs from the input and not at all when
+// it is the input, and AppendNormalized nothing when dst has room for
+// the input and one byte more. Each URL is tried short and with a long
+// path or query.
+func TestAllocsPerKey(t *testing.T) {
+	long := strings.Repeat("p", 300)
+	var urls []string
+	for _, scheme := range []string{"http", "HTTP", "ftp"} {
+		for _, host := range []string{"h", "H", "example.COM"} {
+			for _, port := range []string{"", ":80", ":21", ":8080"} {
+				for _, path := range []string{"", "/", "/a/./b", "/a/../b", "/%7e", "/%7E", "/%2f", "/a%2Fb/."} {
+					for _, query := range []string{"", "?", "?%7e", "?a%2f", "?x"} {
+						for _, frag := range []string{"", "#f", "#%7e"} {
+							urls = append(urls, scheme+"://"+host+port+path+query+frag)
+							if path != "" {
+								urls = append(urls, scheme+"://"+host+port+"/"+long+path+query+frag)
+							} else {
+								urls = append(urls, scheme+"://"+host+port+query+long+frag)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	buf := make([]byte, 0, 2*len(long))
+	for _, p := range allocProfiles {
+		// All of a profile's URLs are measured together, as measuring
+		// stops the world and one at a time took 10 s; the URL to blame
+		// is looked for when the sum is off.
+		var fastURLs []string
+		want := 0.0
+		for _, in := range urls {
+			if _, end, ok := fast(nil, in, p); ok { // else the engine's, whose bound is not this
+				fastURLs = append(fastURLs, in)
+				if end < 0 {
+					want++ // the key is not the input, or the input less its fragment
+				}
+			}
+		}
+		normalizeAll := func() {
+			for _, in := range fastURLs {
+				Normalize(in, p)
+			}
+		}
+		appendAll := func() {
+			for _, in := range fastURLs {
+				AppendNormalized(buf[:0], in, p)
+			}
+		}
+		if got := testing.AllocsPerRun(10, normalizeAll); got != want {
+			t.Errorf("Normalize over %d URLs, %v: %v allocs, want %v", len(fastURLs), p, got, want)
+			blame(t, fastURLs, p, buf)
+		} else if got := testing.AllocsPerRun(10, appendAll); got != 0 {
+			t.Errorf("AppendNormalized over %d URLs, %v: %v allocs, want 0", len(fastURLs), p, got)
+			blame(t, fastURLs, p, buf)
+		}
+	}
+}
+
+// allocProfiles are the predefined profiles and one for each step, which
+// between them take every branch of fast that writes.
+var allocProfiles = func() []Profile {
+	ps := append([]Profile{{}}, allProfiles...)
+	for s := Step(0); s < numSteps; s++ {
+		ps = append(ps, Profile{1 << s})
+	}
+	return ps
+}()
+
+// blame reports the URLs whose key takes more allocations than it should.
+func blame(t *testing.T, urls []string, p Profile, buf []byte) {
+	t.Helper()
+	for _, in := range urls {
+		_, end, _ := fast(nil, in, p)
+		want := 1.0
+		if end >= 0 {
+			want = 0
+		}
+		if got := testing.AllocsPerRun(20, func() { Normalize(in, p) }); got != want {
+			t.Errorf("Normalize(%q, %v): %v allocs, want %v", in, p, got, want)
+		}
+		if got := testing.AllocsPerRun(20, func() { AppendNormalized(buf[:0], in, p) }); got != 0 {
+			t.Errorf("AppendNormalized(buf, %q, %v): %v allocs, want 0", in, p, got)
+		}
+	}
+}

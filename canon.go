@@ -45,10 +45,15 @@
 //
 // # Performance
 //
-// Normalize parses in one pass into offsets, with a byte-class table, and
-// returns its input itself, without allocating, when it is already
-// canonical; otherwise it allocates once. [AppendNormalized] allocates
-// nothing when dst has room.
+// Normalize parses in one pass into offsets, with a byte-class table. For
+// a URL of the common shape (ASCII; scheme "://" host, with no userinfo
+// and a registered name or IPv4 address for host; no invalid or
+// ambiguous escape) it returns its input itself, without allocating, when
+// the input is already canonical, and otherwise allocates once, for the
+// key; [AppendNormalized] then allocates nothing when dst has spare
+// capacity for len(rawURL)+1 bytes. Other URLs take a general path that
+// may allocate more: golang.org/x/net/idna allocates to convert an
+// internationalized host, and an error allocates the [*Error].
 package canon
 
 // Normalize returns the canonical form of rawURL under profile p.
@@ -85,9 +90,11 @@ func normalize(rawURL string, p Profile) (string, error) {
 }
 
 // AppendNormalized appends the canonical form of rawURL under p (see
-// [Normalize]) to dst and returns the extended buffer. It allocates
-// nothing when dst has room for the result. On error it returns dst
-// unchanged.
+// [Normalize]) to dst and returns the extended buffer. For a URL of the
+// common shape (see Performance in the package documentation) it
+// allocates nothing when dst has spare capacity for len(rawURL)+1 bytes;
+// it may write in that capacity past the key. On error it returns dst
+// with its length and contents as they were.
 func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 	if b, end, ok := fast(dst, rawURL, p); ok {
 		if end >= 0 {

@@ -152,16 +152,19 @@ func removeDotSegments1808(b []byte) []byte {
 		for e < n && b[e] != '/' {
 			e++
 		}
-		seg := string(b[r:e])
+		// (Not string(b[r:e]) == ".": that conversion allocates for a
+		// segment longer than 32 bytes.)
+		dot := e-r == 1 && b[r] == '.'
+		dotDot := e-r == 2 && b[r] == '.' && b[r+1] == '.'
 		last := e == n
 		switch {
-		case seg == ".": // rules a and b
+		case dot: // rules a and b
 			if last {
 				// "a/." -> "a/": the kept segments end with "/" already,
 				// or the path is now empty.
 				return b[:w]
 			}
-		case seg == ".." && kept > 0 && topSegment(b, start, w) != "..": // rules c and d
+		case dotDot && kept > 0 && !topIsDotDot(b, start, w): // rules c and d
 			w = topStart(b, start, w) // pop the top segment
 			kept--
 			if last {
@@ -181,10 +184,11 @@ func removeDotSegments1808(b []byte) []byte {
 	return b[:w]
 }
 
-// topSegment returns the last kept segment of b[start:w], whose bytes end
-// with "/" (w > start).
-func topSegment(b []byte, start, w int) string {
-	return string(b[topStart(b, start, w) : w-1])
+// topIsDotDot reports whether the last kept segment of b[start:w], whose
+// bytes end with "/" (w > start), is "..".
+func topIsDotDot(b []byte, start, w int) bool {
+	t := topStart(b, start, w)
+	return w-1-t == 2 && b[t] == '.' && b[t+1] == '.'
 }
 
 // topStart returns where the last kept segment of b[start:w] begins.

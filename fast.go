@@ -282,8 +282,12 @@ func spanUnion(s string, k int, cls uint8) (int, uint8) {
 }
 
 // reserve makes room in dst for n more bytes. fast calls it before each
-// write with the most the rest of the output can take (the rest of the
-// input and a "/"), so that the key takes one allocation at most.
+// write with the most the rest of the output can take, so that the key
+// takes one allocation at most: the rest of the input, and a "/" until
+// the path is passed, as an empty path may become "/". An escape is in a
+// path that is not empty or after it, so fastEscape asks for the rest of
+// the input alone (one more, after an added "/", made a second
+// allocation; TestAllocsPerKey).
 func reserve(dst []byte, n int) []byte {
 	if cap(dst)-len(dst) >= n {
 		return dst
@@ -388,11 +392,11 @@ func fastEscape(dst []byte, s string, k, from int, p Profile) ([]byte, int, bool
 	case v >= 0x80 && p.Has(DecodeIUnreserved):
 		return dst, from, false
 	case byteClass[v]&clsUnreserved != 0 && p.Has(DecodeUnreserved):
-		dst = reserve(dst, len(s)-from+1)
+		dst = reserve(dst, len(s)-from)
 		dst = append(dst, s[from:k]...)
 		return append(dst, v), k + 3, true
 	case p.Has(UppercaseEscapes) && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])):
-		dst = reserve(dst, len(s)-from+1)
+		dst = reserve(dst, len(s)-from)
 		dst = append(dst, s[from:k]...)
 		return append(dst, '%', upperHex[v>>4], upperHex[v&15]), k + 3, true
 	}
