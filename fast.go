@@ -260,10 +260,13 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 // the fast class cls, or len(s). (Unrolled to four bytes a step, it made
 // the corpus benchmark slower.)
 func span(s string, k int, cls uint8) int {
-	for k < len(s) && fastClass[s[k]]&cls != 0 {
-		k++
+	t := s[k:] // so that the loop needs no bounds check
+	for i := 0; i < len(t); i++ {
+		if fastClass[t[i]]&cls == 0 {
+			return k + i
+		}
 	}
-	return k
+	return len(s)
 }
 
 // spanUnion is span that also returns the union of the classes of the
