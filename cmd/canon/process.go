@@ -407,7 +407,11 @@ func normalizeBatch(cfg *config, b *batch) {
 			key, err = canon.NormalizeRef(cfg.base, in, cfg.profile)
 		default:
 			if buf, err = canon.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
-				key = string(buf)
+				// Most lines are their own keys: those need no copy (-u
+				// clones what it keeps).
+				if key = in; string(buf) != in {
+					key = string(buf)
+				}
 			}
 		}
 		b.handle(cfg, i, in, key, err)
