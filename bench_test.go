@@ -146,7 +146,8 @@ func TestNoAllocs(t *testing.T) {
 // allocates once when the key differs from the input and not at all when
 // it is the input, and AppendNormalized nothing when dst has room for
 // the input and one byte more. Each URL is tried short and with a long
-// path or query.
+// path or query, as Normalize builds keys shorter than scratchSize on
+// the stack.
 func TestAllocsPerKey(t *testing.T) {
 	long := strings.Repeat("p", 300)
 	var urls []string
