@@ -1,0 +1,79 @@
+package bench
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// targets are the speed issue's ratio targets: the time of the first
+// contender over the second's, on one corpus, and the bound the ratio
+// must stay under (max) or over (min).
+var targets = []struct {
+	corpus, first, second string
+	max, min              float64
+}{
+	{corpus: "real", first: "canon-RFC3986", second: "lowercase-loop", max: 1.5},
+	{corpus: "messy", first: "canon-RFC3986", second: "lowercase-loop", max: 2.5},
+	{corpus: "messy", first: "canon-RFC3986-append", second: "lowercase-loop", max: 2.5},
+	{corpus: "real", first: "canon-IRI", second: "canon-RFC3986", max: 1.5},
+	{corpus: "real", first: "canon-POWDER", second: "canon-RFC3986", max: 1.5},
+	{corpus: "real", first: "canon-WebCapture", second: "canon-RFC3986", max: 1},
+	{corpus: "real", first: "purell-FlagsSafe", second: "canon-RFC3986", min: 15},
+	{corpus: "real", first: "neturl-Parse-String", second: "canon-RFC3986", min: 5},
+	{corpus: "real", first: "neturl-ResolveReference", second: "canon-Resolve", min: 5},
+}
+
+// BenchmarkPaired measures each target as a ratio of two contenders timed
+// in alternation, one pass over the corpus each (4 to 100 ms), b.N pairs:
+// the shared machine's slow phases last seconds, so they fall on both
+// sides of a pair alike, which they do not on contenders run a minute
+// apart. It reports the first contender's total time over the second's
+// ("ratio") and the spread of the pairs' own ratios between their
+// quartiles ("pair-iqr").
+//
+// Run it with GODEBUG=gcstoptheworld=1, as run.sh does: each garbage
+// collection then runs to its end inside the allocation that starts it,
+// so that it is charged to the contender that allocates, not in part to
+// the next pass, as the background collector would be. (The collections
+// make a few pairs slow; the ratio of the totals counts them, where the
+// median pair would not.)
+func BenchmarkPaired(b *testing.B) {
+	for _, tg := range targets {
+		urls := corpus(b, tg.corpus)
+		first, second := contenderNamed(b, tg.first), contenderNamed(b, tg.second)
+		b.Run(tg.corpus+"/"+tg.first+"/"+tg.second, func(b *testing.B) {
+			var ratios []float64
+			var total1, total2 time.Duration
+			for b.Loop() {
+				t1, t2 := pass(first, urls), pass(second, urls)
+				total1, total2 = total1+t1, total2+t2
+				ratios = append(ratios, float64(t1)/float64(t2))
+			}
+			slices.Sort(ratios)
+			n := len(ratios)
+			b.ReportMetric(float64(total1)/float64(total2), "ratio")
+			b.ReportMetric(ratios[3*n/4]-ratios[n/4], "pair-iqr")
+			b.ReportMetric(0, "ns/op") // one op is two passes: not a figure to read
+		})
+	}
+}
+
+func contenderNamed(tb testing.TB, name string) contender {
+	for _, c := range contenders {
+		if c.name == name {
+			return c
+		}
+	}
+	tb.Fatalf("no contender %q", name)
+	return contender{}
+}
+
+// pass runs c over every URL once and returns the time it took.
+func pass(c contender, urls []string) time.Duration {
+	start := time.Now()
+	for _, u := range urls {
+		c.f(u)
+	}
+	return time.Since(start)
+}
