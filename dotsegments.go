@@ -152,8 +152,8 @@ func removeDotSegments1808(b []byte) []byte {
 		for e < n && b[e] != '/' {
 			e++
 		}
-		// (Not string(b[r:e]) == ".": that conversion allocates for a
-		// segment longer than 32 bytes.)
+		// (Not seg := string(b[r:e]): held in a variable, that string is
+		// allocated for a segment longer than 32 bytes.)
 		dot := e-r == 1 && b[r] == '.'
 		dotDot := e-r == 2 && b[r] == '.' && b[r+1] == '.'
 		last := e == n
