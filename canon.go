@@ -68,6 +68,9 @@ func Normalize(rawURL string, p Profile) (string, error) {
 		// The key is built in a buffer on the stack and copied out once
 		// at its exact length, which costs less than building it in a
 		// heap buffer as long as the input and zeroed by the runtime.
+		// (Two calls of fast, not one with a chosen dst: escape analysis
+		// would then move scratch to the heap, as the key that
+		// ownedString makes below may share dst's memory.)
 		var scratch [scratchSize]byte
 		if b, end, ok := fast(scratch[:0], rawURL, p); ok {
 			if end >= 0 {
