@@ -205,3 +205,33 @@ func TestTooLongLine(t *testing.T) {
 		t.Errorf("line of MaxLength+1 bytes: exit %d, stdout %q, stderr %.300q, want exit 1, %q and stderr starting %q", code, out, errOut, "\nhttp://a/\n", want)
 	}
 }
+
+// TestNoPasswordOnStderr runs failing lines that carry a password, in the
+// forms the library's readings find one (with a scheme, scheme-relative,
+// POWDER's encoded "://", as a -base), through every format: standard
+// error never shows it. (Standard output echoes the input in tsv and jsonl:
+// that is the caller's data, not error text.)
+func TestNoPasswordOnStderr(t *testing.T) {
+	lines := "http://user:s3cret@h:99999/\n//user:s3cret@h:99999/\nhttp%3A%2F%2Fuser:s3cret@h:99999/\nhttp://user:s3cret@h/%zz\n"
+	for _, p := range []string{"rfc3986", "iri", "webcapture", "powder"} {
+		for _, format := range []string{"text", "tsv", "jsonl"} {
+			_, stderr, code := canonCmd(t, lines, "-p", p, "-format", format)
+			if code != 1 || strings.Contains(stderr, "s3cret") {
+				t.Errorf("canon -p %s -format %s: exit %d, stderr %q: want exit 1 and no password", p, format, code, stderr)
+			}
+			if format == "jsonl" {
+				out, _, _ := canonCmd(t, lines, "-p", p, "-format", format)
+				for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+					// The "in" field is the input; the error text after it must not carry the password.
+					if _, rest, _ := strings.Cut(l, `"error":`); strings.Contains(rest, "s3cret") {
+						t.Errorf("canon -p %s -format jsonl: error field carries the password: %s", p, l)
+					}
+				}
+			}
+		}
+	}
+	_, stderr, code := canonCmd(t, "x\n", "-base", "http://user:s3cret@h:99999/")
+	if code == 0 || strings.Contains(stderr, "s3cret") {
+		t.Errorf("canon -base with a password and a bad port: exit %d, stderr %q", code, stderr)
+	}
+}
