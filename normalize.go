@@ -419,9 +419,15 @@ func (e *engine) powderEscape(i, j int) {
 	w.run(start, j)
 }
 
-// nfc normalizes to NFC the output from offset at on, run by run between
-// percent-encoded triplets (RFC 3987 §5.3.2.2): an escape is an encoding
-// artifact, and letting "%3A" + U+0301 compose to "%3Á" would corrupt it.
+// nfc normalizes to NFC the output from offset at on, run by run (RFC
+// 3987 §5.3.2.2). A run is a stretch of letters, digits and non-ASCII
+// characters: every other ASCII byte, and every percent-encoded triplet, is
+// a barrier no character composes across. A triplet is an encoding
+// artifact, and letting "%3A" + U+0301 compose to "%3Á" would corrupt it;
+// an ASCII delimiter is syntax, and letting "=" + U+0338 compose to "≠"
+// would remove it, so that "?a=%CC%B8b" and "?a≠b" got one key. (The code
+// points whose NFC is itself ASCII punctuation, U+037E and U+1FEF, never
+// reach here raw: EncodeToIRI keeps them encoded, see iriAllowed.)
 // The check is quick and allocation-free when the text is already NFC.
 func (e *engine) nfc(at int) {
 	str, b := e.w.tail(at)
@@ -433,32 +439,41 @@ func (e *engine) nfc(at int) {
 	}
 	out := make([]byte, 0, len(str)+len(str)/2)
 	for len(str) > 0 {
-		k := strings.IndexByte(str, '%')
-		if k < 0 {
-			k = len(str)
-		}
+		k := nfcRunEnd(str)
 		// Not AppendString: it would compose with the bytes already in out.
 		out = append(out, norm.NFC.String(str[:k])...)
 		if k == len(str) {
 			break
 		}
-		out = append(out, str[k:k+3]...) // a valid triplet: checked by component
-		str = str[k+3:]
+		n := 1
+		if str[k] == '%' {
+			n = 3 // a valid triplet: checked by component
+		}
+		out = append(out, str[k:k+n]...)
+		str = str[k+n:]
 	}
 	e.w.replaceTail(at, out)
 }
 
-// isNFCRuns reports whether each run of t between "%" triplets is NFC.
+// nfcRunEnd returns the length of the run of t that NFC may work on: the
+// bytes before the first ASCII byte that is neither a letter nor a digit.
+func nfcRunEnd(t string) int {
+	for k := 0; k < len(t); k++ {
+		if c := t[k]; c < utf8.RuneSelf && !isAlnum(c) {
+			return k
+		}
+	}
+	return len(t)
+}
+
+// isNFCRuns reports whether each run of t (see nfc) is NFC.
 // QuickSpanString is used rather than IsNormalString, which allocates;
 // a run it cannot vouch for is normalized by nfc, which returns the same
 // bytes when the run was NFC after all.
 func isNFCRuns(t string) bool {
-	start := 0
-	for k := 0; k <= len(t); k++ {
-		if k < len(t) && t[k] != '%' {
-			continue
-		}
-		run := t[start:k]
+	for len(t) > 0 {
+		k := nfcRunEnd(t)
+		run := t[:k]
 		ascii := true
 		for x := 0; x < len(run); x++ {
 			if run[x] >= utf8.RuneSelf {
@@ -469,8 +484,13 @@ func isNFCRuns(t string) bool {
 		if !ascii && norm.NFC.QuickSpanString(run) != len(run) {
 			return false
 		}
-		k += 2
-		start = k + 1
+		if k == len(t) {
+			break
+		}
+		if t[k] == '%' {
+			k += 2
+		}
+		t = t[min(k+1, len(t)):]
 	}
 	return true
 }

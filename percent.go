@@ -78,6 +78,11 @@ func buildByteClass() (t [256]uint16) {
 
 func isHex(c byte) bool { return byteClass[c]&clsHex != 0 }
 
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return byteClass[c]&clsUnreserved != 0 && c != '-' && c != '.' && c != '_' && c != '~'
+}
+
 // unhex returns the value of a hex digit; c must satisfy isHex.
 // Branch-free, as in net/url: '0'-'9' are 0x30-0x39, letters have bit 6 set.
 func unhex(c byte) byte { return 9*(c>>6) + (c & 15) }
@@ -111,13 +116,14 @@ func validEscape(s string, i int) bool {
 
 // isUCSChar reports whether r may appear unencoded in an IRI outside the
 // query: ucschar of RFC 3987 §2.2, less the bidirectional formatting
-// characters that §4.1 says IRIs must not contain.
+// characters that §4.1 says IRIs must not contain and the two whose NFC
+// is ASCII punctuation (see nfcIsASCIIPunct).
 func isUCSChar(r rune) bool {
 	switch {
 	case r < 0xA0:
 		return false
 	case r <= 0xD7FF:
-		return !isBidiFormatting(r)
+		return !isBidiFormatting(r) && !nfcIsASCIIPunct(r)
 	case r < 0xF900:
 		return false
 	case r <= 0xFDCF:
@@ -141,11 +147,24 @@ func isIPrivate(r rune) bool {
 	return (r >= 0xE000 && r <= 0xF8FF) || (r >= 0xF0000 && r <= 0xFFFFD) || (r >= 0x100000 && r <= 0x10FFFD)
 }
 
-// isBidiFormatting reports whether r is one of the bidirectional formatting
-// characters RFC 3987 §4.1 forbids in IRIs: LRM, RLM, LRE, RLE, PDF, LRO, RLO.
+// isBidiFormatting reports whether r is a bidirectional formatting
+// character: the seven RFC 3987 §4.1 forbids in IRIs (LRM, RLM, LRE, RLE,
+// PDF, LRO, RLO) and those Unicode added after it, for the same reason
+// (they reorder how an IRI is displayed): ALM U+061C (Unicode 6.3) and the
+// isolates LRI, RLI, FSI and PDI, U+2066-U+2069 (Unicode 6.3).
 func isBidiFormatting(r rune) bool {
-	return r == 0x200E || r == 0x200F || (r >= 0x202A && r <= 0x202E)
+	return r == 0x200E || r == 0x200F || (r >= 0x202A && r <= 0x202E) ||
+		r == 0x061C || (r >= 0x2066 && r <= 0x2069)
 }
+
+// nfcIsASCIIPunct reports whether the NFC of r is ASCII punctuation:
+// U+037E GREEK QUESTION MARK is ";" and U+1FEF GREEK VARIA is "`". Left
+// raw, NFC would create a delimiter ("a\u037eb" would get the key of
+// "a;b") or a character outside the grammar that the key no longer
+// encodes, so IRI keeps them percent-encoded. (The one other code point
+// whose NFC is ASCII, U+212A KELVIN SIGN, is "K": an ordinary merge of a
+// letter.) TestNFCToASCIIList derives the list from every code point.
+func nfcIsASCIIPunct(r rune) bool { return r == 0x037E || r == 0x1FEF }
 
 // iriAllowed reports whether the non-ASCII rune r may stay unencoded in an
 // IRI component; inQuery admits iprivate (RFC 3987 §2.2 iquery).
