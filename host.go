@@ -7,12 +7,15 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// idnaProfile is UTS #46 nontransitional processing as the WHATWG URL
-// Standard uses it, except that it runs only on labels that need it (see
-// host): MapForLookup maps and validates labels and applies the STD3 rules,
+// idnaProfile is UTS #46 nontransitional processing with the STD3 ASCII
+// rules (UseSTD3ASCIIRules), as RFC 3987 §3.1 asks: an IRI host becomes
+// an RFC 3986 reg-name, which holds letters, digits and hyphens between
+// the dots. It runs only on labels that need it (see idnaHost).
+// MapForLookup maps and validates labels and applies the STD3 rules,
 // BidiRule and CheckJoiners check RFC 5893 and RFC 5892, and CheckHyphens
-// is off so that real CDN names such as "r2---sn-huoa-cvhl" pass
-// (hostile-catalogue E9; UTS #46 CheckHyphens=false, as WHATWG).
+// is off (UTS #46 CheckHyphens=false) so that real CDN names such as
+// "r2---sn-huoa-cvhl" pass. (The WHATWG URL Standard uses the same flags
+// but for UseSTD3ASCIIRules, which it leaves off.)
 var idnaProfile = idna.New(
 	idna.MapForLookup(),
 	idna.BidiRule(),
@@ -20,6 +23,12 @@ var idnaProfile = idna.New(
 	idna.Transitional(false),
 	idna.CheckHyphens(false),
 )
+
+// idnaMapping is the UTS #46 mapping step alone, as far as
+// golang.org/x/net/idna offers it: it is used to see a host as a browser
+// does (fullwidth digits are digits, U+3002 is a dot) without converting
+// it (see hostView, mapsToACE).
+var idnaMapping = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.CheckHyphens(false))
 
 // maxIDNALabel bounds a label handed to golang.org/x/net/idna, whose
 // ToASCII takes time quadratic in the label length (one 50,000-rune
@@ -34,6 +43,23 @@ func (e *engine) host() (int, *failure) {
 	pr, w, s, p := &e.pr, &e.w, e.s, e.p
 	i, j, m := pr.hostStart, pr.hostEnd, pr.mHost
 	at := w.length()
+	if e.kind == schemeFile && j-i == 1 && pr.hasPort && j+1 == pr.authEnd && isAlnum(s[i]) && s[i] > '9' {
+		// "file://C:/x": a Windows drive letter that RFC 3986 reads as
+		// host "c" with an empty port. Keyed as a host it would merge a
+		// local drive with a remote host named "c" (WHATWG URL reads it
+		// as the path "/C:/x").
+		return 0, fail(ComponentHost, i, ErrInvalidHost, "Windows drive letter where a host should be")
+	}
+	if p.Has(TrimHostDots) {
+		// Trailing full stops go before anything is written, the
+		// ideographic, fullwidth and halfwidth ones too: UTS #46 maps
+		// them to "." (a decoded one, "%2E", goes after the host steps).
+		k := trimFullStops(s, i, j)
+		if k == i && j > i {
+			return 0, fail(ComponentHost, i, ErrInvalidHost, "host is only dots")
+		}
+		j = k
+	}
 	switch {
 	case i == j:
 		// An empty host (file:///x); whether one is allowed is checked by run.
@@ -66,14 +92,8 @@ func (e *engine) host() (int, *failure) {
 		w.truncate(at + len(t))
 	}
 	if e.kind.special() && !(i < j && s[i] == '[') {
-		str, b := w.tail(at)
-		if b != nil && endsInNumber(b) {
-			str = string(b) // rare: only hosts whose last label is numeric
-		}
-		if endsInNumber(str) {
-			if f := checkNumericHost(str, i); f != nil {
-				return 0, f
-			}
+		if f := checkHostNumber(w, at, i); f != nil {
+			return 0, f
 		}
 	}
 	if p.Has(StripFileLocalhost) && e.kind == schemeFile {
@@ -83,6 +103,88 @@ func (e *engine) host() (int, *failure) {
 		}
 	}
 	return w.length() - at, nil
+}
+
+// trimFullStops returns the end of s[i:j] without its trailing full stops:
+// "." and the three that UTS #46 maps to it, U+3002 IDEOGRAPHIC FULL STOP,
+// U+FF0E FULLWIDTH FULL STOP and U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP.
+func trimFullStops(s string, i, j int) int {
+	for j > i {
+		switch {
+		case s[j-1] == '.':
+			j--
+		case j-i >= 3 && (s[j-3:j] == "\u3002" || s[j-3:j] == "\uff0e" || s[j-3:j] == "\uff61"):
+			j -= 3
+		default:
+			return j
+		}
+	}
+	return j
+}
+
+// checkHostNumber applies the numeric-host rule (checkNumericHost) to the
+// host written at offset at, as a browser reads it (hostView): a key must
+// not keep, as a name, a host that a browser contacts as an IPv4 address.
+func checkHostNumber(w *writer, at, off int) *failure {
+	str, b := w.tail(at)
+	if b != nil {
+		if !endsInNumber(b) && !needsView(b) {
+			return nil
+		}
+		str = string(b) // rare: a numeric last label, an escape or non-ASCII
+	}
+	if needsView(str) {
+		str = hostView(str)
+	}
+	if endsInNumber(str) {
+		return checkNumericHost(str, off)
+	}
+	return nil
+}
+
+// needsView reports whether h holds an escape or non-ASCII, which
+// hostView must undo before h reads as a browser reads it.
+func needsView[T string | []byte](h T) bool {
+	for k := 0; k < len(h); k++ {
+		if h[k] == '%' || h[k] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// hostView returns h as a browser reads it before deciding whether it is
+// an IPv4 address: every triplet decoded (RFC 3986 §2.1: "%31" is "1")
+// and, when that gives non-ASCII, mapped by UTS #46 (fullwidth "１２７"
+// is "127", U+3002 is "."). It serves only that decision: profiles that
+// keep a host as written (WebCapture) or encoded (POWDER) still write it
+// so, but "http://0x7f.%31/" and "http://１２７.１/" are rejected in
+// every profile, as "http://0x7f.1/" is.
+func hostView(h string) string {
+	if strings.IndexByte(h, '%') >= 0 {
+		b := make([]byte, 0, len(h))
+		for k := 0; k < len(h); k++ {
+			if h[k] == '%' && validEscape(h, k) {
+				b = append(b, unhex(h[k+1])<<4|unhex(h[k+2]))
+				k += 2
+				continue
+			}
+			b = append(b, h[k])
+		}
+		h = string(b)
+	}
+	if !needsView(h) {
+		return h
+	}
+	// The mapped form is what matters, valid or not: a browser that
+	// rejects the name contacts nothing, and one that maps it contacts
+	// the address.
+	if len(h) <= MaxHostLength*4 {
+		if mapped, _ := idnaMapping.ToUnicode(h); mapped != "" {
+			return mapped
+		}
+	}
+	return h
 }
 
 // ipLiteral writes an IP literal, lowercased up to any zone identifier
@@ -247,6 +349,10 @@ func (e *engine) idnaHost(i, j int) *failure {
 	if !utf8.ValidString(host) {
 		return fail(ComponentHost, i, ErrInvalidHost, "invalid UTF-8 in host")
 	}
+	// The label separators UTS #46 maps to "." separate labels here too,
+	// so that each label is converted on its own and a final one ends the
+	// host as a final "." does ("example.com。" is "example.com.").
+	host = fullStops.Replace(host)
 	toUnicode := e.p.Has(HostToUnicode)
 	var out []byte
 	for len(host) > 0 || out == nil {
@@ -289,6 +395,20 @@ func convertLabel(label string, toUnicode bool) (string, *failure) {
 	if len(label) > maxIDNALabel {
 		return "", fail(ComponentHost, 0, ErrInvalidHost, "label too long for IDNA")
 	}
+	if !ascii && mapsToACE(label) {
+		// "xn--é-" or "ｘｎ--9ca": RFC 3492 §6.2 and UTS #46 §4 make an
+		// "xn--" label that is not ASCII an error. golang.org/x/net/idna
+		// returns the A-label of its non-ASCII part instead ("xn--9ca",
+		// a different, real name), so it is rejected here.
+		return "", fail(ComponentHost, 0, ErrInvalidHost, "non-ASCII label with the ACE prefix xn--")
+	}
+	if !ascii && strings.Contains(label, "\u1e9e") {
+		// UTS #46 from Unicode 15.1 on maps U+1E9E (capital sharp s) to
+		// U+00DF, as browsers do ("faẞ.de" is "xn--fa-hia.de");
+		// golang.org/x/net/idna's Unicode 15.0 tables map it to "ss",
+		// which would merge it with "fass.de".
+		label = strings.ReplaceAll(label, "\u1e9e", "\u00df")
+	}
 	a, err := idnaProfile.ToASCII(label)
 	if err != nil || a == "" || !labelsFit(a) {
 		return "", fail(ComponentHost, 0, ErrInvalidHost, "invalid international domain name")
@@ -307,6 +427,27 @@ func convertLabel(label string, toUnicode bool) (string, *failure) {
 		return "", fail(ComponentHost, 0, ErrInvalidHost, "invalid international domain name")
 	}
 	return u, nil
+}
+
+// fullStops maps the full stops UTS #46 maps to "." (U+3002 IDEOGRAPHIC,
+// U+FF0E FULLWIDTH, U+FF61 HALFWIDTH IDEOGRAPHIC) to ".".
+var fullStops = strings.NewReplacer("\u3002", ".", "\uff0e", ".", "\uff61", ".")
+
+// mapsToACE reports whether the UTS #46 mapping of label starts with the
+// ACE prefix "xn--": label itself, or a form such as "ｘｎ--" or one with an
+// ignored code point inside ("x\u00adn--"). Each code point is mapped on
+// its own until four bytes are out; a prefix of x, n and hyphens is all
+// that matters, and those do not compose with what follows.
+func mapsToACE(label string) bool {
+	var out []byte
+	for _, r := range label {
+		m, _ := idnaMapping.ToUnicode(string(r))
+		out = append(out, m...)
+		if len(out) >= 4 {
+			break
+		}
+	}
+	return len(out) >= 4 && (out[0]|0x20) == 'x' && (out[1]|0x20) == 'n' && out[2] == '-' && out[3] == '-'
 }
 
 // lowerKeepEscapes lowercases the ASCII letters of label except the hex

@@ -394,15 +394,15 @@ func (p *parts) splitAuthority(at int, mu, mhp uint16, lenient bool) *failure {
 			return f
 		}
 	}
+	if p.hostEnd-h > MaxHostLength {
+		return fail(ComponentHost, h+MaxHostLength, ErrTooLong, "host longer than MaxHostLength")
+	}
 	if lenient {
 		return nil
 	}
 	if p.mHost&(clsCtl|clsBackslash) != 0 {
 		k := firstOf(s, h, p.hostEnd, clsCtl|clsBackslash)
 		return fail(ComponentHost, k, ErrInvalidChar, charReason(s[k]))
-	}
-	if p.hostEnd-h > MaxHostLength {
-		return fail(ComponentHost, h+MaxHostLength, ErrTooLong, "host longer than MaxHostLength")
 	}
 	return checkHostSyntax(s, h, p.hostEnd, p.mHost)
 }

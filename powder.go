@@ -23,6 +23,9 @@ func prepass(in string, p Profile) (string, *failure) {
 		if k := strings.IndexByte(in[:end], '\\'); k >= 0 {
 			return "", fail(ComponentURL, k, ErrInvalidChar, "backslash")
 		}
+		if f := checkRawAuthority(in); f != nil {
+			return "", f
+		}
 	}
 	decode := decodeAll && strings.IndexByte(in, '%') >= 0
 	if !decode {
@@ -99,4 +102,76 @@ func schemeLength[T string | []byte](b T) int {
 		return -1 // host ":" port
 	}
 	return i
+}
+
+// checkRawAuthority keeps DecodeAll from moving the host. When the
+// input, read before decoding as the parser reads it (an optional scheme,
+// then "//"), has an authority, decoding must not change where that
+// authority, or the host and port in it, start and end: an escape in it
+// that decodes to "/", "?" or "#", or after its last "@" to "@", ":", "["
+// or "]", is an error. Otherwise "http://good.com%2F@evil.com/" would
+// decode to the host good.com while a browser contacts evil.com, and a
+// POWDER label for one would describe the other. An input whose "://" is
+// itself encoded ("http%3A%2F%2Fwww.example.com%2Ffoo", the POWDER
+// document's example) has no authority before decoding and is decoded
+// as the document says. An input without a scheme, which DefaultScheme
+// reads as an authority, is held to the same rule when its authority
+// holds an "@" ("good.com%2F@evil.com/"): that is the form that names
+// one host in the text and another after decoding.
+//
+// The host is also held to MaxHostLength as written, before decoding
+// makes it shorter.
+func checkRawAuthority(in string) *failure {
+	a := 0
+	for a < len(in) && in[a] != ':' && in[a] != '/' && in[a] != '?' && in[a] != '#' {
+		a++
+	}
+	if a < len(in) && in[a] == ':' {
+		a++
+	} else {
+		a = 0
+	}
+	switch {
+	case len(in)-a >= 2 && in[a] == '/' && in[a+1] == '/':
+		return checkRawHost(in, a+2, false)
+	case schemeLength(in) < 0:
+		if len(in) >= 2 && in[0] == '/' && in[1] == '/' {
+			return checkRawHost(in, 2, true)
+		}
+		return checkRawHost(in, 0, true)
+	}
+	return nil
+}
+
+// checkRawHost checks the authority that starts at in[a] (see
+// checkRawAuthority); onlyWithAt limits the check to one that holds "@".
+func checkRawHost(in string, a int, onlyWithAt bool) *failure {
+	end := a
+	for end < len(in) && in[end] != '/' && in[end] != '?' && in[end] != '#' {
+		end++
+	}
+	at := strings.LastIndexByte(in[a:end], '@')
+	if at < 0 && onlyWithAt {
+		return nil
+	}
+	host := at + a + 1 // a when there is no "@"
+	hostEnd := end
+	if k := strings.LastIndexByte(in[host:end], ':'); k >= 0 && in[host] != '[' {
+		hostEnd = host + k // (k >= 0: the host is not empty, in[host] exists)
+	}
+	if hostEnd-host > MaxHostLength {
+		return fail(ComponentHost, host+MaxHostLength, ErrTooLong, "host longer than MaxHostLength")
+	}
+	for k := strings.IndexByte(in[a:end], '%'); k >= 0; k = strings.IndexByte(in[a:end], '%') {
+		k += a
+		if validEscape(in, k) {
+			switch v := unhex(in[k+1])<<4 | unhex(in[k+2]); {
+			case v == '/' || v == '?' || v == '#',
+				k >= host && (v == '@' || v == ':' || v == '[' || v == ']'):
+				return fail(ComponentHost, k, ErrInvalidHost, "percent-encoded delimiter that would move the host")
+			}
+		}
+		a = k + 1
+	}
+	return nil
 }
