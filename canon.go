@@ -25,11 +25,15 @@
 //
 // # Guarantees
 //
-// In WebCapture, RFC3986 and IRI, a percent-encoded reserved character
-// ("%2F", "%3F", "%23", "%26", "%3D", "%25", ...) is never decoded, and
-// no step merges two URLs that RFC 3986 §6 (or RFC 3987 §5) lets name
-// different resources. Every profile is idempotent:
-// Normalize(Normalize(x, p), p) == Normalize(x, p).
+// In WebCapture, RFC3986 and IRI, no step gives two URIs that RFC 3986 §6
+// (or RFC 3987 §5) lets name different resources one key: a
+// percent-encoded reserved character ("%2F", "%3F", "%23", "%26", "%3D",
+// "%25", ...) is never decoded, and no step creates, removes or moves an
+// ASCII delimiter. An input that is not a URI (a raw space, non-ASCII)
+// is first mapped to the URI RFC 3987 §3.1 makes of it, and gets that
+// URI's key. Every profile is idempotent:
+// Normalize(Normalize(x, p), p) == Normalize(x, p). Error text never
+// carries a password.
 //
 // # Input handling
 //
@@ -38,8 +42,9 @@
 // "%" not followed by two hex digits (in profiles that read escapes),
 // a port above 65535, a host that is not a registered name, IP literal or
 // valid IDN, a numeric host of an http-like scheme that is not a canonical
-// IPv4 address, and a missing host for http, https, ws, wss and ftp are
-// errors. Every error is an [*Error] wrapping one of the Err* sentinels;
+// IPv4 address (read as a browser reads it: decoded and UTS #46 mapped),
+// a Windows drive letter in a file URL's host, and a missing host for
+// http, https, ws, wss and ftp are errors. Every error is an [*Error] wrapping one of the Err* sentinels;
 // on error the string result is "". Inputs longer than [MaxLength] are
 // rejected before any other work, and all work is linear in the input.
 //
@@ -176,7 +181,9 @@ func normalizeRef(base, ref string, p Profile) (string, error) {
 	}
 	var abs string
 	if p.Has(ResolveRFC1808) {
-		abs = resolve1808(&b, &r)
+		if abs, f = resolve1808(&b, &r); f != nil {
+			return "", toError(op, ref, rshift, f)
+		}
 	} else {
 		abs = resolve3986(&b, &r)
 	}

@@ -146,7 +146,7 @@ func TestResolveRFCExamples(t *testing.T) {
 			t.Errorf("%s §%s: Resolve(%q, %q) = %q, %v, want %q", tc.Source, tc.Section, tc.Base, tc.Ref, got, err, tc.Expected)
 		}
 		if tc.Source == "RFC 1808" {
-			if slow := resolve1808Slow(tc.Base, tc.Ref); slow != tc.Expected {
+			if slow, _ := resolve1808Slow(tc.Base, tc.Ref); slow != tc.Expected {
 				t.Errorf("resolve1808Slow(%q, %q) = %q, want %q", tc.Base, tc.Ref, slow, tc.Expected)
 			}
 		} else if slow := resolveSlow(tc.Base, tc.Ref); slow != tc.Expected {
@@ -167,7 +167,11 @@ func resolve1808Strings(base, ref string) (string, error) {
 	if f != nil {
 		return "", f
 	}
-	return resolve1808(&b, &r), nil
+	target, f := resolve1808(&b, &r)
+	if f != nil {
+		return "", f
+	}
+	return target, nil
 }
 
 // TestRFC3986Examples runs the normalization and parsing examples of RFC

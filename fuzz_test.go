@@ -317,9 +317,9 @@ func FuzzResolve(f *testing.F) {
 		b1808, _, f1 := parseInput(base)
 		r1808, _, f2 := parseInput(ref)
 		if f1 == nil && f2 == nil {
-			got := resolve1808(&b1808, &r1808)
-			if want := resolve1808Slow(tb, tr); got != want {
-				t.Fatalf("resolve1808(%q, %q) = %q, want %q (slow)", base, ref, got, want)
+			got, f := resolve1808(&b1808, &r1808)
+			if want, ok := resolve1808Slow(tb, tr); got != want || (f == nil) != ok {
+				t.Fatalf("resolve1808(%q, %q) = %q, %v, want %q, %v (slow)", base, ref, got, f, want, ok)
 			}
 		}
 	})

@@ -528,18 +528,15 @@ func (e *engine) removeDots(pathAt int) {
 	w.truncate(pathAt + len(out))
 }
 
-// fixDoubleSlash writes a path that starts with "//" in a URI without an
-// authority as "/.//": otherwise it would read back as an authority
-// (RFC 3986 §3.3; WHATWG URL "/." rule, hostile-catalogue F8).
+// fixDoubleSlash guards a path that dot removal made start with "//" in
+// a URI without an authority ("foo:/a/..//b" -> "foo:/.//b"; guardPath).
 func (e *engine) fixDoubleSlash(pathAt int) {
 	str, b := e.w.tail(pathAt)
-	if b != nil {
-		if len(b) >= 2 && b[0] == '/' && b[1] == '/' {
-			e.w.replaceTail(pathAt, append([]byte("/."), b...))
+	if b == nil {
+		if !strings.HasPrefix(str, "//") {
+			return
 		}
-		return
+		e.w.spill()
 	}
-	if strings.HasPrefix(str, "//") {
-		e.w.replaceTail(pathAt, append([]byte("/."), str...))
-	}
+	e.w.buf = guardPath(e.w.buf, e.w.base+pathAt)
 }

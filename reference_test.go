@@ -230,16 +230,21 @@ func parse1808Slow(s string) url1808 {
 	return u
 }
 
-// resolve1808Slow is RFC 1808 §4, steps 1-7, literally.
-func resolve1808Slow(base, ref string) string {
+// resolve1808Slow is RFC 1808 §4, steps 1-7, literally, with canon's two
+// added rules marked (see resolve1808). ok is false for the reference
+// that the second rule rejects.
+func resolve1808Slow(base, ref string) (target string, ok bool) {
 	if ref == "" { // step 2a
-		return base
+		return base, true
 	}
 	B, E := parse1808Slow(base), parse1808Slow(ref)
 	if E.scheme != "" { // step 2b
-		return ref
+		return ref, true
 	}
 	E.scheme = B.scheme // step 2c
+	if E.hasNetloc && E.netloc == "" && kindOf(B.scheme).needsHost() {
+		return "", false // added: an empty net_loc against a base that needs a host
+	}
 	if E.netloc == "" { // step 3
 		E.netloc, E.hasNetloc = B.netloc, B.hasNetloc
 		if !E.absPath { // step 4
@@ -267,10 +272,14 @@ func resolve1808Slow(base, ref string) string {
 	if E.hasNetloc {
 		s += "//" + E.netloc
 	}
+	path := E.path
 	if E.absPath {
-		s += "/"
+		path = "/" + path
 	}
-	s += E.path
+	if !E.hasNetloc && strings.HasPrefix(path, "//") {
+		path = "/." + path // added: a path must not read back as an authority
+	}
+	s += path
 	if E.hasParams {
 		s += ";" + E.params
 	}
@@ -280,7 +289,7 @@ func resolve1808Slow(base, ref string) string {
 	if E.hasFragment {
 		s += "#" + E.fragment
 	}
-	return s
+	return s, true
 }
 
 // dotPaths are paths that exercise every rule of both algorithms.

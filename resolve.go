@@ -108,10 +108,28 @@ func appendResolved(dst []byte, b, r *parts) []byte {
 	if !(r.schemeEnd < 0 && !r.hasAuth && rpath == "") {
 		dst = append(dst[:pathAt], removeDotSegmentsInPlace(dst[pathAt:])...)
 	}
-	if auth == nil && len(dst)-pathAt >= 2 && dst[pathAt] == '/' && dst[pathAt+1] == '/' {
-		dst = append(dst[:pathAt], append([]byte("/."), dst[pathAt:]...)...)
+	if auth == nil {
+		dst = guardPath(dst, pathAt)
 	}
 	return appendQueryFragment(dst, query, hasQuery, r)
+}
+
+// guardPath writes a path that starts with "//", in a URI without an
+// authority, as "/.//": read again, "//" would start an authority and the
+// path's first segment would become a host ("foo:/a/..//evil.com" must
+// not turn into "foo://evil.com"). The "/." is a dot segment, so the path
+// is the same one (RFC 3986 §3.3 forbids the "//" form; the WHATWG URL
+// Standard writes the same prefix). dst holds the path from pathAt on.
+// Every place that makes such a path calls it: both resolvers and the
+// dot-segment steps.
+func guardPath(dst []byte, pathAt int) []byte {
+	if len(dst)-pathAt < 2 || dst[pathAt] != '/' || dst[pathAt+1] != '/' {
+		return dst
+	}
+	dst = append(dst, "/."...) // room for the prefix
+	copy(dst[pathAt+2:], dst[pathAt:len(dst)-2])
+	dst[pathAt], dst[pathAt+1] = '/', '.'
+	return dst
 }
 
 // appendQueryFragment ends a recomposed reference (RFC 3986 §5.3): the
@@ -136,21 +154,30 @@ func appendQueryFragment(dst []byte, query string, hasQuery bool, r *parts) []by
 // ".." above the root stays ("http://a/../g").
 //
 // RFC 1808 parses ";params" off the path at its first ";" (§2.4.5).
-func resolve1808(b, r *parts) string {
+//
+// Two rules are added to the RFC's, for what its steps leave open: a path
+// that would start with "//" without an authority is written "/.//" (see
+// guardPath), and a reference with an empty net_loc ("///evil.com/x")
+// against a base whose scheme needs a host is an error rather than the
+// base's host with the path "/evil.com/x": a browser contacts evil.com.
+func resolve1808(b, r *parts) (string, *failure) {
 	// Step 2a: an empty reference is the base URL, fragment included.
 	if r.s == "" {
-		return b.s
+		return b.s, nil
 	}
 	// Step 2b: a reference with a scheme is absolute.
 	if r.schemeEnd >= 0 {
-		return r.s
+		return r.s, nil
 	}
 	bs, rs := b.s, r.s
-	dst := make([]byte, 0, len(bs)+len(rs)+2)
+	dst := make([]byte, 0, len(bs)+len(rs)+4)
 	dst = append(dst, bs[:b.schemeEnd+1]...) // step 2c: the base's scheme
 	// Step 3: a non-empty net_loc makes the reference absolute.
 	if r.hasAuth && r.authStart < r.authEnd {
-		return ownedString(append(dst, rs...))
+		return ownedString(append(dst, rs...)), nil
+	}
+	if r.hasAuth && kindOf(bs[:b.schemeEnd]).needsHost() {
+		return "", fail(ComponentHost, r.authStart, ErrInvalidHost, "empty host in a reference against a base that needs one")
 	}
 	hasAuth := b.hasAuth
 	if hasAuth {
@@ -186,13 +213,16 @@ func resolve1808(b, r *parts) string {
 		}
 		dst = append(dst, rpath...)
 		dst = append(dst[:pathAt], removeDotSegments1808(dst[pathAt:])...)
+		if !hasAuth {
+			dst = guardPath(dst, pathAt)
+		}
 	}
 	// Step 7: recombine.
 	if hasRParams {
 		dst = append(dst, ';')
 		dst = append(dst, rparams...)
 	}
-	return ownedString(appendQueryFragment(dst, rquery, hasRQuery, r))
+	return ownedString(appendQueryFragment(dst, rquery, hasRQuery, r)), nil
 }
 
 // splitParams splits an RFC 1808 path at its first ";".
