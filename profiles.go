@@ -58,9 +58,11 @@ const (
 	LowercaseHost
 
 	// HostToASCII converts each non-ASCII label of the host to an A-label
-	// with UTS #46 nontransitional processing (golang.org/x/net/idna);
-	// ASCII labels, "xn--" ones included, are kept as written (RFC 3987
-	// §3.1 step 2).
+	// with UTS #46 nontransitional processing and the STD3 rules
+	// (golang.org/x/net/idna); ASCII labels, "xn--" ones included, are
+	// kept as written (RFC 3987 §3.1 step 2). A non-ASCII label whose
+	// mapping starts with "xn--" is an error (RFC 3492 §6.2, UTS #46 §4),
+	// and U+1E9E maps to U+00DF as in UTS #46 15.1.
 	//	http://Résumé.example/ -> http://xn--rsum-bpad.example/
 	HostToASCII
 
@@ -70,7 +72,8 @@ const (
 	//	http://xn--rsum-bpad.example/ -> http://résumé.example/
 	HostToUnicode
 
-	// TrimHostDots removes trailing "." characters from the host (POWDER).
+	// TrimHostDots removes trailing "." characters from the host, and the
+	// full stops UTS #46 maps to "." (U+3002, U+FF0E, U+FF61) (POWDER).
 	//	http://www.example.com./ -> http://www.example.com/
 	TrimHostDots
 
@@ -92,15 +95,18 @@ const (
 
 	// EncodeToURI percent-encodes, as UTF-8 with uppercase hex, every
 	// character outside the URI grammar of its component: non-ASCII,
-	// space, " < > [ \ ] ^ ` { | } and DEL (RFC 3987 §3.1). A "%" that is
-	// not followed by two hex digits is an error (ErrInvalidEscape).
+	// space, " < > \ ^ ` { | } and DEL, "[" and "]" outside an IP
+	// literal, and a "#" inside the fragment (RFC 3987 §3.1). A "%" that
+	// is not followed by two hex digits is an error (ErrInvalidEscape).
 	//	http://h/a b/é -> http://h/a%20b/%C3%A9
 	EncodeToURI
 
 	// EncodeToIRI is EncodeToURI for IRIs: ucschar stays unencoded (and
-	// iprivate in the query), but invalid UTF-8, the bidi formatting
-	// characters of RFC 3987 §4.1 and other non-ASCII are encoded
-	// (RFC 3987 §2.2).
+	// iprivate in the query), but invalid UTF-8, other non-ASCII, the bidi
+	// formatting characters (RFC 3987 §4.1's seven, and U+061C and
+	// U+2066-U+2069, added to Unicode since) and the two code points whose
+	// NFC is ASCII punctuation (U+037E ";", U+1FEF "`") are encoded
+	// (RFC 3987 §2.2). DecodeIUnreserved leaves the same ones encoded.
 	//	http://h/é\u200e -> http://h/é%E2%80%8E
 	EncodeToIRI
 
@@ -121,14 +127,18 @@ const (
 	DecodeIUnreserved
 
 	// NFC normalizes the text of userinfo, path, query and fragment to
-	// Unicode Normalization Form C (RFC 3987 §5.3.2.2). Percent-encoded
-	// triplets are barriers: no character composes with their hex digits.
+	// Unicode Normalization Form C (RFC 3987 §5.3.2.2), run by run: every
+	// ASCII byte that is not a letter or digit, and every percent-encoded
+	// triplet, is a barrier no character composes across, so that NFC
+	// never creates, removes or moves a delimiter ("=" + U+0338 stays two
+	// characters; it is not "≠").
 	//	http://h/e\u0301 -> http://h/é
 	NFC
 
 	// RemoveDots removes dot segments from the path (RFC 3986 §5.2.4,
 	// §6.2.2.3). A path that would then start with "//" without an
-	// authority is written "/.//" (WHATWG).
+	// authority is written "/.//", as the WHATWG URL Standard does: read
+	// again, "//" would start an authority.
 	//	http://h/a/./b/../c -> http://h/a/c
 	RemoveDots
 
