@@ -187,6 +187,11 @@ func normalizeRef(base, ref string, p Profile) (string, error) {
 	} else {
 		abs = resolve3986(&b, &r)
 	}
+	if p.Has(DecodeAll) || p.Has(DefaultScheme) {
+		if f := checkResolvedPOWDER(abs, p); f != nil {
+			return "", toError(op, abs, 0, f)
+		}
+	}
 	var e engine
 	if f := e.normalize(abs, p); f != nil {
 		// The failure is in the resolved URI, which mixes both inputs.

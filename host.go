@@ -395,11 +395,7 @@ func convertLabel(label string, toUnicode bool) (string, *failure) {
 	if len(label) > maxIDNALabel {
 		return "", fail(ComponentHost, 0, ErrInvalidHost, "label too long for IDNA")
 	}
-	if !ascii && mapsToACE(label) {
-		// "xn--é-" or "ｘｎ--9ca": RFC 3492 §6.2 and UTS #46 §4 make an
-		// "xn--" label that is not ASCII an error. golang.org/x/net/idna
-		// returns the A-label of its non-ASCII part instead ("xn--9ca",
-		// a different, real name), so it is rejected here.
+	if !ascii && isBogusACE(label) {
 		return "", fail(ComponentHost, 0, ErrInvalidHost, "non-ASCII label with the ACE prefix xn--")
 	}
 	if !ascii && strings.Contains(label, "\u1e9e") {
@@ -433,21 +429,25 @@ func convertLabel(label string, toUnicode bool) (string, *failure) {
 // U+FF0E FULLWIDTH, U+FF61 HALFWIDTH IDEOGRAPHIC) to ".".
 var fullStops = strings.NewReplacer("\u3002", ".", "\uff0e", ".", "\uff61", ".")
 
-// mapsToACE reports whether the UTS #46 mapping of label starts with the
-// ACE prefix "xn--": label itself, or a form such as "ｘｎ--" or one with an
-// ignored code point inside ("x\u00adn--"). Each code point is mapped on
-// its own until four bytes are out; a prefix of x, n and hyphens is all
-// that matters, and those do not compose with what follows.
-func mapsToACE(label string) bool {
+// isBogusACE reports whether label, once mapped by UTS #46, starts with
+// the ACE prefix "xn--" but is not ASCII ("xn--é-", "ｘｎ--é-"): UTS #46 §4
+// (and RFC 3492 §6.2) make that an error, while golang.org/x/net/idna
+// returns the A-label of the non-ASCII part, a different and real name
+// (golang/go#81116). A label that maps to ASCII ("ｘｎ--9ca", "x\u00adn--9ca")
+// is an A-label like any other. Each code point is mapped on its own; the
+// mapping of a non-ASCII code point that is not ignored is not ASCII.
+func isBogusACE(label string) bool {
 	var out []byte
 	for _, r := range label {
+		if r < utf8.RuneSelf {
+			out = append(out, byte(r))
+			continue
+		}
 		m, _ := idnaMapping.ToUnicode(string(r))
 		out = append(out, m...)
-		if len(out) >= 4 {
-			break
-		}
 	}
-	return len(out) >= 4 && (out[0]|0x20) == 'x' && (out[1]|0x20) == 'n' && out[2] == '-' && out[3] == '-'
+	return len(out) >= 4 && (out[0]|0x20) == 'x' && (out[1]|0x20) == 'n' && out[2] == '-' && out[3] == '-' &&
+		!isASCII(string(out))
 }
 
 // lowerKeepEscapes lowercases the ASCII letters of label except the hex
@@ -555,4 +555,14 @@ func isCanonicalIPv4(h string) bool {
 		}
 	}
 	return h == ""
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for k := 0; k < len(s); k++ {
+		if s[k] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

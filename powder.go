@@ -118,9 +118,6 @@ func schemeLength[T string | []byte](b T) int {
 // reads as an authority, is held to the same rule when its authority
 // holds an "@" ("good.com%2F@evil.com/"): that is the form that names
 // one host in the text and another after decoding.
-//
-// The host is also held to MaxHostLength as written, before decoding
-// makes it shorter.
 func checkRawAuthority(in string) *failure {
 	a := 0
 	for a < len(in) && in[a] != ':' && in[a] != '/' && in[a] != '?' && in[a] != '#' {
@@ -155,13 +152,6 @@ func checkRawHost(in string, a int, onlyWithAt bool) *failure {
 		return nil
 	}
 	host := at + a + 1 // a when there is no "@"
-	hostEnd := end
-	if k := strings.LastIndexByte(in[host:end], ':'); k >= 0 && in[host] != '[' {
-		hostEnd = host + k // (k >= 0: the host is not empty, in[host] exists)
-	}
-	if hostEnd-host > MaxHostLength {
-		return fail(ComponentHost, host+MaxHostLength, ErrTooLong, "host longer than MaxHostLength")
-	}
 	for k := strings.IndexByte(in[a:end], '%'); k >= 0; k = strings.IndexByte(in[a:end], '%') {
 		k += a
 		if validEscape(in, k) {
@@ -172,6 +162,39 @@ func checkRawHost(in string, a int, onlyWithAt bool) *failure {
 			}
 		}
 		a = k + 1
+	}
+	return nil
+}
+
+// checkResolvedPOWDER keeps NormalizeRef from giving the resolved URI abs,
+// which has a scheme, an authority it did not have: DefaultScheme would
+// read "a:80" (scheme a, path 80) as host and port, and DecodeAll would
+// read "foo:/%2Fx" as the authority x. Resolution made the scheme and the
+// path; reading a host out of them would describe a host neither the base
+// nor the reference named.
+func checkResolvedPOWDER(abs string, p Profile) *failure {
+	n := schemeLength(abs)
+	if p.Has(DefaultScheme) && n < 0 {
+		return fail(ComponentScheme, 0, ErrInvalidScheme, "resolved URI reads as host and port")
+	}
+	if !p.Has(DecodeAll) || n < 0 {
+		return nil
+	}
+	// Two slashes after the scheme, at least one of them encoded.
+	k, encoded := n+1, false
+	for slashes := 0; slashes < 2; slashes++ {
+		switch {
+		case k < len(abs) && abs[k] == '/':
+			k++
+		case k+2 < len(abs) && abs[k] == '%' && abs[k+1] == '2' && (abs[k+2]|0x20) == 'f':
+			k += 3
+			encoded = true
+		default:
+			return nil
+		}
+	}
+	if encoded {
+		return fail(ComponentPath, n+1, ErrInvalidHost, "decoding would make the resolved path an authority")
 	}
 	return nil
 }

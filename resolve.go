@@ -186,6 +186,7 @@ func resolve1808(b, r *parts) (string, *failure) {
 	}
 	rpath, rparams, hasRParams := splitParams(rs[r.pathStart:r.pathEnd])
 	rquery, hasRQuery := rs[r.queryStart:r.queryEnd], r.hasQuery
+	pathAt := len(dst)
 	switch {
 	case strings.HasPrefix(rpath, "/"):
 		// Step 4: the path is not relative.
@@ -205,7 +206,6 @@ func resolve1808(b, r *parts) (string, *failure) {
 		// Step 6: replace the last segment of the base path and apply
 		// the dot rules a-d.
 		bpath, _, _ := splitParams(bs[b.pathStart:b.pathEnd])
-		pathAt := len(dst)
 		if k := strings.LastIndexByte(bpath, '/'); k >= 0 {
 			dst = append(dst, bpath[:k+1]...)
 		} else if hasAuth {
@@ -213,9 +213,12 @@ func resolve1808(b, r *parts) (string, *failure) {
 		}
 		dst = append(dst, rpath...)
 		dst = append(dst[:pathAt], removeDotSegments1808(dst[pathAt:])...)
-		if !hasAuth {
-			dst = guardPath(dst, pathAt)
-		}
+	}
+	if !hasAuth {
+		// Dot removal (step 6) or an empty net_loc ("////" against a
+		// base without one: step 4) can leave a path that starts with
+		// "//".
+		dst = guardPath(dst, pathAt)
 	}
 	// Step 7: recombine.
 	if hasRParams {
@@ -232,3 +235,4 @@ func splitParams(path string) (p, params string, hasParams bool) {
 	}
 	return path, "", false
 }
+
