@@ -114,7 +114,7 @@ func (e *engine) normalize(in string, p Profile) *failure {
 	w.src = s
 	e.s, e.p, e.mode = s, p, p.escapeMode()
 	var f *failure
-	f = e.pr.parse(s, e.mode == escapePOWDER)
+	f = e.pr.parse(s, e.syntax())
 	if f == nil && e.mode == escapeIRI && (e.pr.mUser|e.pr.mHost|e.pr.mPath|e.pr.mQuery|e.pr.mFrag)&clsNonASCII != 0 && !utf8.ValidString(s) {
 		// An octet that is not UTF-8 is mapped to its escape first (RFC
 		// 3987 §3.1), so that it decodes together with the escapes next
@@ -123,7 +123,7 @@ func (e *engine) normalize(in string, p Profile) *failure {
 		s = escapeInvalidUTF8(s)
 		rewritten = true
 		w.src, e.s = s, s
-		f = e.pr.parse(s, false)
+		f = e.pr.parse(s, syntaxRFC3986)
 	}
 	if f == nil {
 		f = e.run()
@@ -132,6 +132,14 @@ func (e *engine) normalize(in string, p Profile) *failure {
 		f.off = -1
 	}
 	return f
+}
+
+// syntax returns the parser rules of the profile.
+func (e *engine) syntax() syntax {
+	if e.mode == escapePOWDER {
+		return syntaxLenient
+	}
+	return syntaxRFC3986
 }
 
 func (e *engine) run() *failure {

@@ -96,7 +96,7 @@ func Parse(rawURL string) (Ref, error) {
 		return Ref{}, toError("Parse", rawURL, 0, err)
 	}
 	var p parts
-	if f := p.parse(in, false); f != nil {
+	if f := p.parse(in, syntaxRFC3986); f != nil {
 		return Ref{}, toError("Parse", rawURL, shift, f)
 	}
 	return p.ref(), nil
@@ -127,6 +127,32 @@ func trim(s string) (string, int, *failure) {
 	return s[i:j], i, nil
 }
 
+// syntax is what a profile tells the parser: the few rules on which the
+// standards it reads disagree. The components and their offsets are the
+// same in all three; what ends the authority, what "\\" means, and what
+// an invalid scheme is, differ.
+type syntax uint8
+
+const (
+	// syntaxRFC3986 splits as the RFC 2396 drafts do and checks the
+	// input against canon's policy (no control character, no backslash
+	// in the authority or path, a valid scheme before any ":" that comes
+	// before "/", "?" and "#").
+	syntaxRFC3986 syntax = iota
+	// syntaxLenient splits the same way an input that DecodeAll has
+	// rewritten: only the scheme and the port are checked.
+	syntaxLenient
+	// syntaxWHATWG is the WHATWG URL Standard's basic URL parser with no
+	// base: a ":" after anything but scheme characters makes no scheme
+	// (a relative reference); after a special scheme (http, https, ws,
+	// wss, ftp, file) "\\" is "/", any run of slashes starts the
+	// authority, and "\\" ends it; file URLs have no userinfo or port,
+	// and a Windows drive letter is a path, not a host; a non-special
+	// scheme not followed by "/" has an opaque path. The input has been
+	// trimmed and its tabs and newlines removed (preprocessWHATWG).
+	syntaxWHATWG
+)
+
 // parts holds the offsets of the components of s and, for each component,
 // the union of the byte classes of its bytes, so that the normalizer can
 // skip every component that has nothing to change without looking at it
@@ -153,6 +179,10 @@ type parts struct {
 	fragStart int // '#' at fragStart-1, fragment s[fragStart:]
 
 	mScheme, mUser, mHost, mPath, mQuery, mFrag uint16
+
+	// Set by syntaxWHATWG only.
+	special bool // the scheme is special: "\\" is "/" and the host a domain or IP address
+	opaque  bool // the path is opaque (a non-special scheme without "/" after it)
 }
 
 func (p *parts) ref() Ref {
@@ -226,26 +256,38 @@ func firstNotOf(s string, i, j int, cls uint16) int {
 
 // parse splits s into p in one pass, outside-in as the RFC 2396 drafts
 // say: the scheme ends at a ":" before any "/", "?" or "#", the authority
-// at "/", "?" or "#", the path at "?" or "#", the query at "#". With
-// lenient set (POWDER, whose input is already decoded) it only splits and
-// checks the scheme and port: control characters and backslashes are the
-// caller's business.
-func (p *parts) parse(s string, lenient bool) *failure {
+// at "/", "?" or "#", the path at "?" or "#", the query at "#". syn says
+// where the standards differ (see syntax); with syntaxLenient (POWDER,
+// whose input is already decoded) it only splits and checks the scheme
+// and port: control characters and backslashes are the caller's business.
+func (p *parts) parse(s string, syn syntax) *failure {
 	*p = parts{s: s, schemeEnd: -1}
 	n := len(s)
+	whatwg := syn == syntaxWHATWG
 
 	// Scheme: RFC 2396-draft §4.4 and RFC 3986 §3.1. A ":" before any "/",
 	// "?" or "#" ends a scheme, which must be valid: a relative reference
 	// cannot have a ":" in its first segment (§4.2), so there is no
-	// other reading of such an input.
+	// other reading of such an input. The WHATWG URL Standard reads one
+	// whose scheme would be invalid as a relative reference instead
+	// ("scheme state": "start over" in the "no scheme state").
 	rest := 0
 	for i := 0; i < n; i++ {
 		c := s[i]
+		if whatwg && c != ':' && byteClass[c]&clsScheme == 0 {
+			break
+		}
 		if c == ':' {
 			if i == 0 {
+				if whatwg {
+					break
+				}
 				return fail(ComponentScheme, 0, ErrInvalidScheme, "empty scheme")
 			}
 			if c0 := s[0] | 0x20; c0 < 'a' || c0 > 'z' {
+				if whatwg {
+					break
+				}
 				return fail(ComponentScheme, 0, ErrInvalidScheme, "scheme must start with a letter")
 			}
 			if k := firstNotOf(s, 0, i, clsScheme); k < i {
@@ -263,7 +305,12 @@ func (p *parts) parse(s string, lenient bool) *failure {
 
 	// Authority: "//" up to the next "/", "?" or "#".
 	i := rest
-	if n-rest >= 2 && s[rest] == '/' && s[rest+1] == '/' {
+	if whatwg && p.schemeEnd >= 0 {
+		var f *failure
+		if i, f = p.whatwgAuthority(rest); f != nil {
+			return f
+		}
+	} else if n-rest >= 2 && s[rest] == '/' && s[rest+1] == '/' {
 		p.hasAuth = true
 		p.authStart = rest + 2
 		// One pass finds the end of the authority, its last "@" and the
@@ -285,7 +332,7 @@ func (p *parts) parse(s string, lenient bool) *failure {
 			m |= byteClass[c]
 		}
 		p.authEnd = k
-		if f := p.splitAuthority(at, mu, m, lenient); f != nil {
+		if f := p.splitAuthority(at, mu, m, syn); f != nil {
 			return f
 		}
 		i = k
@@ -319,7 +366,7 @@ func (p *parts) parse(s string, lenient bool) *failure {
 		p.fragStart = i + 1
 		p.mFrag = classes(s, p.fragStart, n)
 	}
-	if lenient {
+	if syn != syntaxRFC3986 {
 		return nil
 	}
 	if p.mPath&(clsCtl|clsBackslash) != 0 {
@@ -335,6 +382,116 @@ func (p *parts) parse(s string, lenient bool) *failure {
 	return nil
 }
 
+// whatwgAuthority finds the authority of an absolute URL under the WHATWG
+// URL Standard, after the scheme's ":" at s[rest-1], and returns where the
+// path starts. A special scheme always has a host (its "special authority
+// ignore slashes state" skips any run of "/" and "\\", none included),
+// which "/", "\\", "?" or "#" ends; a file URL's host follows exactly two
+// slashes and is a path when it is a Windows drive letter ("file state",
+// "file host state"); a non-special scheme has one after "//" only.
+func (p *parts) whatwgAuthority(rest int) (int, *failure) {
+	s, n := p.s, len(p.s)
+	kind := kindOf(s[:p.schemeEnd])
+	p.special = kind.special()
+	slash := func(k int) bool { return k < n && (s[k] == '/' || (p.special && s[k] == '\\')) }
+	switch {
+	case kind == schemeFile:
+		p.hasAuth = true
+		if !(slash(rest) && slash(rest+1)) {
+			// "file:x" or "file:/x": an empty host, the rest is the path.
+			p.authStart, p.authEnd, p.hostStart, p.hostEnd = rest, rest, rest, rest
+			return rest, nil
+		}
+		a := rest + 2
+		k := a
+		for k < n && !slash(k) && s[k] != '?' && s[k] != '#' {
+			k++
+		}
+		if isWindowsDriveLetter(s[a:k]) {
+			// "file://C:/x": the drive letter starts the path.
+			p.authStart, p.authEnd, p.hostStart, p.hostEnd = a, a, a, a
+			return a, nil
+		}
+		p.authStart, p.authEnd, p.hostStart, p.hostEnd = a, k, a, k
+		p.mHost = classes(s, a, k)
+		return k, nil
+	case p.special:
+		a := rest
+		for slash(a) {
+			a++
+		}
+		return p.whatwgSplitAuthority(a)
+	case n-rest >= 2 && s[rest] == '/' && s[rest+1] == '/':
+		return p.whatwgSplitAuthority(rest + 2)
+	case rest == n || s[rest] != '/':
+		p.opaque = true
+	}
+	return rest, nil
+}
+
+// whatwgSplitAuthority splits the authority that starts at s[a] into
+// userinfo (up to the last "@"), host and port (after a ":" outside
+// brackets), as the standard's "authority state" and "host state" do.
+func (p *parts) whatwgSplitAuthority(a int) (int, *failure) {
+	s, n := p.s, len(p.s)
+	p.hasAuth = true
+	p.authStart = a
+	k, at := a, -1
+	for ; k < n; k++ {
+		c := s[k]
+		if c == '/' || c == '?' || c == '#' || (p.special && c == '\\') {
+			break
+		}
+		if c == '@' {
+			at = k
+		}
+	}
+	p.authEnd = k
+	p.hostStart = a
+	if at >= 0 {
+		p.hasUser = true
+		p.userEnd = at
+		p.hostStart = at + 1
+		p.mUser = classes(s, a, at)
+	}
+	h := p.hostStart
+	p.hostEnd = k
+	inBrackets := false
+	for x := h; x < k; x++ {
+		switch s[x] {
+		case '[':
+			inBrackets = true
+		case ']':
+			inBrackets = false
+		case ':':
+			if !inBrackets {
+				p.hostEnd = x
+				x = k
+			}
+		}
+	}
+	p.mHost = classes(s, h, p.hostEnd)
+	if p.hostEnd < k {
+		if p.hostEnd == h {
+			return 0, fail(ComponentHost, h, ErrInvalidHost, "missing host before the port")
+		}
+		p.hasPort = true
+		if _, f := portValue(s, p.hostEnd+1, k); f != nil {
+			return 0, f
+		}
+	}
+	if p.hostEnd-h > MaxHostLength {
+		return 0, fail(ComponentHost, h+MaxHostLength, ErrTooLong, "host longer than MaxHostLength")
+	}
+	return k, nil
+}
+
+// isWindowsDriveLetter reports whether t is an ASCII letter and ":" or
+// "|" (the WHATWG URL Standard's "Windows drive letter").
+func isWindowsDriveLetter(t string) bool {
+	return len(t) == 2 && (t[0]|0x20) >= 'a' && (t[0]|0x20) <= 'z' && (t[1] == ':' || t[1] == '|')
+}
+
 func charReason(c byte) string {
 	if c == '\\' {
 		return "backslash"
@@ -346,7 +503,8 @@ func charReason(c byte) string {
 // (RFC 3986 §3.2) and checks the port and, unless lenient, the host. at is
 // the offset of the last "@" (or -1), mu the classes of the userinfo and
 // mhp those of host and port.
-func (p *parts) splitAuthority(at int, mu, mhp uint16, lenient bool) *failure {
+func (p *parts) splitAuthority(at int, mu, mhp uint16, syn syntax) *failure {
+	lenient := syn != syntaxRFC3986
 	s := p.s
 	a, b := p.authStart, p.authEnd
 	p.hostStart = a

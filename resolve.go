@@ -53,7 +53,7 @@ func parseInput(s string) (parts, int, *failure) {
 		return parts{}, 0, f
 	}
 	var p parts
-	f = p.parse(in, false)
+	f = p.parse(in, syntaxRFC3986)
 	return p, shift, f
 }
 
