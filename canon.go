@@ -158,16 +158,31 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 		check = Profile{p.steps&^(1<<RemoveDots1808) | 1<<RemoveDots}
 	}
 	if _, n, ok := fast(nil, ref, check); ok && n >= 0 {
-		if _, end, ok := fast(nil, base, Profile{}); ok && end >= 0 {
+		// (Under ParseWHATWG too: a reference that fast takes starts
+		// with a scheme and "//", so no base makes it relative.)
+		if _, end, ok := fast(nil, base, p.baseCheck()); ok && end >= 0 {
 			return ref[:n], nil
 		}
 	}
 	return normalizeRef(base, ref, p)
 }
 
+// baseCheck is the profile under which a base that fast takes unchanged
+// is known to be valid: the zero Profile, which only validates, or the
+// WHATWG URL Standard's reading of it.
+func (p Profile) baseCheck() Profile {
+	if p.Has(ParseWHATWG) {
+		return Profile{1 << ParseWHATWG}
+	}
+	return Profile{}
+}
+
 // normalizeRef is NormalizeRef without the fast path.
 func normalizeRef(base, ref string, p Profile) (string, error) {
 	const op = "NormalizeRef"
+	if p.Has(ParseWHATWG) {
+		return normalizeRefWHATWG(base, ref, p)
+	}
 	b, bshift, f := parseInput(base)
 	if f != nil {
 		return "", toError(op, base, bshift, f)

@@ -59,7 +59,7 @@ func name(p Profile) string {
 	return p.String()
 }
 
-var allProfiles = []Profile{WebCapture, RFC3986, IRI, POWDER}
+var allProfiles = []Profile{WebCapture, RFC3986, IRI, POWDER, WHATWG}
 
 type vector struct {
 	Name    string `json:"name"`

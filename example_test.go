@@ -35,6 +35,45 @@ func ExampleNormalize_profiles() {
 	// http://www.example.com:80/a/../../b/~?q=a%20b#top <nil>
 }
 
+// The WHATWG profile reads a URL as a browser does.
+func ExampleNormalize_whatwg() {
+	for _, u := range []string{
+		"HTTP://EXAMPLE.com:80/a/%2e/b\\c",
+		"http://0x7f.1/",
+		"https://[0:0::1]/?q=it's",
+		"mailto:Joe@Example.COM",
+		"http://a b/",
+	} {
+		key, err := canon.Normalize(u, canon.WHATWG)
+		fmt.Println(key, err)
+	}
+	// Output:
+	// http://example.com/a/b/c <nil>
+	// http://127.0.0.1/ <nil>
+	// https://[::1]/?q=it%27s <nil>
+	// mailto:Joe@Example.COM <nil>
+	//  canon.Normalize("http://a b/"): host: forbidden domain code point (at "a b/")
+}
+
+// A crawler's key for a link as a browser follows it: the WHATWG reading,
+// without the fragment.
+func ExampleNormalizeRef_whatwg() {
+	crawl, err := canon.NewProfile(append(canon.WHATWG.Steps(), canon.RemoveFragment)...)
+	if err != nil {
+		panic(err)
+	}
+	const page = "https://example.com/dir/page.html?x=1"
+	for _, href := range []string{"../a\\b#top", "http:other", "//cdn.example.com/s.js", "?y=2"} {
+		key, err := canon.NormalizeRef(page, href, crawl)
+		fmt.Println(key, err)
+	}
+	// Output:
+	// https://example.com/a/b <nil>
+	// http://other/ <nil>
+	// https://cdn.example.com/s.js <nil>
+	// https://example.com/dir/page.html?y=2 <nil>
+}
+
 func ExampleNormalizeRef() {
 	const base = "http://a/b/c/d;p?q"
 	for _, ref := range []string{"../../../g", "g?y#s", ""} {

@@ -42,10 +42,11 @@ import (
 // derived from byteClass, which holds the RFC sets; a table of its own
 // keeps the scan's lookups in 256 bytes.
 const (
-	fScheme uint8 = 1 << iota // letters, digits, "+", "-" and "."
-	fHost                     // reg-name less "%": letters, digits, - . _ ~ ! $ & ' ( ) * + , ; =
-	fPath                     // pchar and "/", less "%" and ".", which need a look
-	fQuery                    // pchar, "/" and "?", less "%"
+	fScheme       uint8 = 1 << iota // letters, digits, "+", "-" and "."
+	fHost                           // reg-name less "%": letters, digits, - . _ ~ ! $ & ' ( ) * + , ; =
+	fPath                           // pchar and "/", less "%" and ".", which need a look
+	fQuery                          // pchar, "/" and "?", less "%"
+	fSpecialQuery                   // fQuery less "'", which the WHATWG special-query set encodes
 
 	// fUpper marks A-Z. It is ('a'-'A')<<1, so that appendLower adds
 	// fastClass[c]&fUpper>>1 to a byte to lowercase it.
@@ -68,6 +69,9 @@ var fastClass = func() (t [256]uint8) {
 		}
 		if pchar || c == '?' {
 			t[c] |= fQuery
+			if c != '\'' {
+				t[c] |= fSpecialQuery
+			}
 		}
 		if b&clsUpper != 0 {
 			t[c] |= fUpper
@@ -86,6 +90,18 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	n := len(s)
 	if n > MaxLength || n == 0 || fastClass[s[0]]&fScheme == 0 || s[0] < 'A' {
 		return dst, 0, false // also a digit, "+", "-" or "." first
+	}
+	whatwg := p.Has(ParseWHATWG)
+	queryClass := fQuery
+	if whatwg {
+		// On this shape, with a special scheme other than file, the
+		// WHATWG URL Standard makes the changes of these steps and no
+		// other: its percent-encode sets leave every byte of the shape
+		// alone but "'" in the query, which queryClass sends to the
+		// engine, as it does a "%2e" in the path, a dot segment there.
+		p = Profile{p.steps&(1<<RemoveFragment) | 1<<LowercaseScheme | 1<<LowercaseHost |
+			1<<RemoveDefaultPort | 1<<RemoveDots | 1<<AddHTTPRootPath}
+		queryClass = fSpecialQuery
 	}
 	if p.steps&(1<<DecodeAll|1<<PlusToSpace) != 0 {
 		// POWDER: DecodeAll rewrites every escape and PlusToSpace every "+".
@@ -112,6 +128,11 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 		return dst[:base], 0, false
 	}
 	scheme := s[:i]
+	if whatwg {
+		if k := kindOf(scheme); k == schemeOther || k == schemeFile {
+			return dst[:base], 0, false // an opaque host, or the file states
+		}
+	}
 
 	// Host (§3.2.2, §6.2.2.1): a registered name or a canonical IPv4.
 	h := i + 3
@@ -191,6 +212,9 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 			k++
 			continue
 		case '%':
+			if whatwg && k+2 < n && s[k+1] == '2' && (s[k+2]|0x20) == 'e' {
+				return dst[:base], 0, false // "%2e" may make a dot segment
+			}
 			var ok bool
 			if dst, from, ok = fastEscape(dst, s, k, from, p); !ok || (dots || dots1808) && from == k+3 && dst[len(dst)-1] == '.' {
 				return dst[:base], 0, false
@@ -228,7 +252,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	// Query (§3.4) and fragment (§3.5).
 	if k < n && s[k] == '?' {
 		var ok bool
-		if dst, k, from, ok = fastQuery(dst, s, k+1, from, p); !ok {
+		if dst, k, from, ok = fastQuery(dst, s, k+1, from, p, queryClass); !ok {
 			return dst[:base], 0, false
 		}
 	}
@@ -245,7 +269,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 			end = k
 		} else {
 			var ok bool
-			if dst, k, from, ok = fastQuery(dst, s, k+1, from, p); !ok || k < n {
+			if dst, k, from, ok = fastQuery(dst, s, k+1, from, p, fQuery); !ok || k < n {
 				return dst[:base], 0, false // a second "#"
 			}
 		}
@@ -362,10 +386,11 @@ func appendLower(dst []byte, t string) []byte {
 }
 
 // fastQuery scans a query or fragment from s[k] up to a "#" or the end,
-// and returns where it stopped and the new from (see fast).
-func fastQuery(dst []byte, s string, k, from int, p Profile) ([]byte, int, int, bool) {
+// over bytes of class cls, and returns where it stopped and the new from
+// (see fast).
+func fastQuery(dst []byte, s string, k, from int, p Profile, cls uint8) ([]byte, int, int, bool) {
 	for {
-		k = span(s, k, fQuery)
+		k = span(s, k, cls)
 		if k == len(s) || s[k] == '#' {
 			return dst, k, from, true
 		}

@@ -12,7 +12,8 @@ import (
 // predefined ones, the zero Profile (which Resolve uses), every
 // single-step profile and every predefined profile less one step.
 func fastProfiles() []Profile {
-	ps := []Profile{WebCapture, RFC3986, IRI, POWDER, {}}
+	ps := []Profile{WebCapture, RFC3986, IRI, POWDER, WHATWG, {},
+		{WHATWG.steps | 1<<RemoveFragment}, {WHATWG.steps | 1<<DefaultScheme}}
 	for s := Step(0); s < numSteps; s++ {
 		ps = append(ps, Profile{1 << s})
 		for _, np := range namedProfiles {

@@ -328,6 +328,15 @@ func hadAuthority(s string, p Profile) bool {
 			return true
 		}
 	}
+	if p.Has(ParseWHATWG) {
+		// The standard gives a special URL a host whatever the slashes
+		// ("file:/a" has the empty host, "http:h" the host h).
+		if k, err := Normalize(s, p); err == nil {
+			if r, err := Parse(k); err == nil && r.HasAuthority {
+				return true
+			}
+		}
+	}
 	if p.Has(DefaultScheme) && r.IsAbs() {
 		if k, err := Normalize(s, p); err == nil {
 			if r, err := Parse(k); err == nil && r.HasAuthority {

@@ -103,13 +103,28 @@ func (e *engine) normalize(in string, p Profile) *failure {
 	w := &e.w
 	s := in
 	rewritten := false
+	if p.Has(ParseWHATWG) {
+		if k := invalidUTF8At(in); k >= 0 {
+			// The standard reads a string of code points; bytes that are
+			// none are an error rather than U+FFFD, which would give two
+			// different inputs one key. (Checked before the tabs go:
+			// "\xeb\t\x8f\xb3" is no character.)
+			return fail(ComponentURL, k, ErrInvalidChar, "invalid UTF-8")
+		}
+		s = preprocessWHATWG(in)
+		rewritten = len(s) != len(in)
+	}
 	if p.steps&(1<<DefaultScheme|1<<DecodeAll|1<<PlusToSpace) != 0 {
+		before := s
 		var f *failure
-		s, f = prepass(in, p)
+		s, f = prepass(s, p)
 		if f != nil {
+			if rewritten {
+				f.off = -1
+			}
 			return f
 		}
-		rewritten = len(s) != len(in) || s != in
+		rewritten = rewritten || len(s) != len(before) || s != before
 	}
 	w.src = s
 	e.s, e.p, e.mode = s, p, p.escapeMode()
@@ -136,7 +151,10 @@ func (e *engine) normalize(in string, p Profile) *failure {
 
 // syntax returns the parser rules of the profile.
 func (e *engine) syntax() syntax {
-	if e.mode == escapePOWDER {
+	switch e.mode {
+	case escapeWHATWG:
+		return syntaxWHATWG
+	case escapePOWDER:
 		return syntaxLenient
 	}
 	return syntaxRFC3986
@@ -149,8 +167,10 @@ func (e *engine) run() *failure {
 	}
 	e.kind = kindOf(s[:pr.schemeEnd])
 
-	// Scheme (RFC 3986 §3.1, §6.2.2.1).
-	if p.Has(LowercaseScheme) && pr.mScheme&clsUpper != 0 {
+	whatwg := e.mode == escapeWHATWG
+
+	// Scheme (RFC 3986 §3.1, §6.2.2.1; the WHATWG URL Standard lowercases it).
+	if (whatwg || p.Has(LowercaseScheme)) && pr.mScheme&clsUpper != 0 {
 		e.lowerRun(0, pr.schemeEnd)
 	} else {
 		w.run(0, pr.schemeEnd)
@@ -161,14 +181,26 @@ func (e *engine) run() *failure {
 	hostLen := 0
 	if pr.hasAuth {
 		w.str("//")
-		if pr.hasUser {
-			if f := e.component(pr.authStart, pr.userEnd, pr.mUser, ComponentUserinfo); f != nil {
+		var f *failure
+		switch {
+		case whatwg:
+			if pr.hasUser {
+				if pr.hostStart == pr.hostEnd {
+					return fail(ComponentHost, pr.hostStart, ErrInvalidHost, "missing host after the userinfo")
+				}
+				e.whatwgCredentials()
+			}
+			hostLen, f = e.whatwgHost()
+		case pr.hasUser:
+			if f = e.component(pr.authStart, pr.userEnd, pr.mUser, ComponentUserinfo); f != nil {
 				return f
 			}
 			w.byte('@')
+			fallthrough
+		default:
+			hostLen, f = e.host()
 		}
-		var f *failure
-		if hostLen, f = e.host(); f != nil {
+		if f != nil {
 			return f
 		}
 		if f := e.port(); f != nil {
@@ -181,10 +213,14 @@ func (e *engine) run() *failure {
 
 	// Path (§3.3).
 	pathAt := w.length()
-	if f := e.component(pr.pathStart, pr.pathEnd, pr.mPath, ComponentPath); f != nil {
-		return f
+	if whatwg {
+		e.whatwgPath()
+	} else {
+		if f := e.component(pr.pathStart, pr.pathEnd, pr.mPath, ComponentPath); f != nil {
+			return f
+		}
+		e.dots(pathAt)
 	}
-	e.dots(pathAt)
 	if w.length() == pathAt && pr.hasAuth &&
 		(p.Has(AddRootPath) || (p.Has(AddHTTPRootPath) && e.kind.defaultPort() > 0)) {
 		w.byte('/')
@@ -229,6 +265,22 @@ func (e *engine) encodeTrailingSpaces() {
 	for ; k < n; k++ {
 		e.w.str("%20")
 	}
+}
+
+// invalidUTF8At returns the offset of the first byte of s that is not
+// part of a valid UTF-8 sequence, or -1.
+func invalidUTF8At(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for k := 0; k < len(s); {
+		r, size := utf8.DecodeRuneInString(s[k:])
+		if r == utf8.RuneError && size == 1 {
+			return k
+		}
+		k += size
+	}
+	return -1
 }
 
 // escapeInvalidUTF8 returns s with every octet that is not part of a
@@ -280,7 +332,7 @@ func (e *engine) port() *failure {
 		return f
 	}
 	switch {
-	case e.p.Has(RemoveDefaultPort):
+	case e.p.Has(RemoveDefaultPort) || e.mode == escapeWHATWG:
 		if v < 0 || v == e.kind.defaultPort() {
 			return nil
 		}
@@ -314,6 +366,16 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 	w, s := &e.w, e.s
 	var look uint16 // the classes that need a closer look in this mode
 	switch e.mode {
+	case escapeWHATWG:
+		set := setFragment
+		if comp == ComponentQuery {
+			set = setQuery
+			if e.pr.special {
+				set = setSpecialQuery
+			}
+		}
+		e.whatwgEncode(i, j, set)
+		return nil
 	case escapeKeep:
 		w.run(i, j)
 		return nil

@@ -15,12 +15,26 @@ import (
 type Step uint8
 
 const (
+	// ParseWHATWG reads the input as the WHATWG URL Standard's basic URL
+	// parser does, with no base (NormalizeRef: against the base, parsed
+	// the same way), and writes it with the standard's URL serializer:
+	// tabs and newlines dropped, "\" as "/" in special URLs, hosts
+	// through the host parser (IDNA, IPv4 numbers such as "0x7f.1",
+	// compressed IPv6), default ports dropped, "." and ".." segments
+	// (also as "%2e") removed, and each component in its
+	// percent-encode set; nothing is decoded. It does the work of the
+	// case, host, port, encoding, dot and root-path steps, and NewProfile
+	// refuses it with any step but RemoveFragment (the href without its
+	// fragment) and DefaultScheme ("http://" for an input without one).
+	//	HTTP://EXAMPLE.com:80/a/%2e/b\c -> http://example.com/a/b/c
+	ParseWHATWG Step = iota
+
 	// DefaultScheme reads an input without a scheme as "http://" + input,
 	// or "http:" + input when it starts with "//" (POWDER, seed 001).
 	// An input has a scheme when it starts with scheme ":" and what
 	// follows the ":" is not a port: "localhost:8080/x" has none.
 	//	www.example.com -> http://www.example.com/
-	DefaultScheme Step = iota
+	DefaultScheme
 
 	// DecodeAll converts every percent-encoded triplet of the input to
 	// its octet, once, before parsing (POWDER, seed 001). "%" not followed
@@ -162,7 +176,7 @@ const (
 )
 
 var stepNames = [numSteps]string{
-	"DefaultScheme", "DecodeAll", "PlusToSpace", "ResolveRFC1808", "RemoveFragment",
+	"ParseWHATWG", "DefaultScheme", "DecodeAll", "PlusToSpace", "ResolveRFC1808", "RemoveFragment",
 	"LowercaseScheme", "LowercaseHost", "HostToASCII", "HostToUnicode", "TrimHostDots",
 	"StripFileLocalhost", "RemoveHTTPFTPPort", "RemoveDefaultPort", "EncodeToURI", "EncodeToIRI",
 	"UppercaseEscapes", "DecodeUnreserved", "DecodeIUnreserved", "NFC", "RemoveDots",
@@ -233,15 +247,24 @@ var (
 	// space, "%3F" with "?".
 	POWDER = mustProfile(DefaultScheme, DecodeAll, PlusToSpace, LowercaseScheme, LowercaseHost,
 		TrimHostDots, AddRootPath)
+
+	// WHATWG reads a URL as browsers do: the WHATWG URL Standard's basic
+	// URL parser and URL serializer (the href, fragment included), one
+	// step, ParseWHATWG. Normalize(raw, WHATWG) is the href of
+	// new URL(raw); NormalizeRef(base, href, WHATWG) that of
+	// new URL(href, base). Where the standard returns failure, canon
+	// returns an error. It never merges two URLs that a browser sends as
+	// different requests.
+	WHATWG = mustProfile(ParseWHATWG)
 )
 
 var namedProfiles = []struct {
 	name string
 	p    *Profile
-}{{"WebCapture", &WebCapture}, {"RFC3986", &RFC3986}, {"IRI", &IRI}, {"POWDER", &POWDER}}
+}{{"WebCapture", &WebCapture}, {"RFC3986", &RFC3986}, {"IRI", &IRI}, {"POWDER", &POWDER}, {"WHATWG", &WHATWG}}
 
 // LookupProfile returns the predefined profile with the given name,
-// ignoring case: "webcapture", "rfc3986", "iri" or "powder".
+// ignoring case: "webcapture", "rfc3986", "iri", "powder" or "whatwg".
 func LookupProfile(name string) (Profile, bool) {
 	for _, np := range namedProfiles {
 		if strings.EqualFold(np.name, name) {
@@ -260,6 +283,17 @@ var stepConflicts = [][2]Step{
 	{DecodeAll, DecodeUnreserved}, {DecodeAll, DecodeIUnreserved}, {DecodeAll, NFC},
 	{DecodeAll, HostToASCII}, {DecodeAll, HostToUnicode},
 	{DecodeIUnreserved, EncodeToURI},
+}
+
+// whatwgExcludes are the steps ParseWHATWG cannot be combined with: the
+// standard does their work its own way (case, hosts, ports, encoding,
+// dots, the root path), they contradict it (DecodeAll, RFC 1808), or they
+// would rewrite its escapes, which it keeps as written.
+var whatwgExcludes = []Step{
+	DecodeAll, PlusToSpace, ResolveRFC1808, LowercaseScheme, LowercaseHost, HostToASCII,
+	HostToUnicode, TrimHostDots, StripFileLocalhost, RemoveHTTPFTPPort, RemoveDefaultPort,
+	EncodeToURI, EncodeToIRI, UppercaseEscapes, DecodeUnreserved, DecodeIUnreserved, NFC,
+	RemoveDots, RemoveDots1808, AddRootPath, AddHTTPRootPath,
 }
 
 // NewProfile returns the profile made of steps, which may come in any
@@ -282,6 +316,13 @@ func NewProfile(steps ...Step) (Profile, error) {
 	for _, c := range stepConflicts {
 		if p.Has(c[0]) && p.Has(c[1]) {
 			return Profile{}, errors.New("canon: steps " + c[0].String() + " and " + c[1].String() + " conflict")
+		}
+	}
+	if p.Has(ParseWHATWG) {
+		for _, s := range whatwgExcludes {
+			if p.Has(s) {
+				return Profile{}, errors.New("canon: step " + s.String() + " cannot be combined with ParseWHATWG, which does its work as the WHATWG URL Standard says")
+			}
 		}
 	}
 	return p, nil
@@ -342,10 +383,13 @@ const (
 	escapeURI                      // EncodeToURI
 	escapeIRI                      // EncodeToIRI
 	escapePOWDER                   // DecodeAll: the input is decoded; "%", space, "\", CTL, DEL, non-ASCII encoded
+	escapeWHATWG                   // ParseWHATWG: the standard's percent-encode sets; escapes kept as written
 )
 
 func (p Profile) escapeMode() escapeMode {
 	switch {
+	case p.Has(ParseWHATWG):
+		return escapeWHATWG
 	case p.Has(DecodeAll):
 		return escapePOWDER
 	case p.Has(EncodeToURI):

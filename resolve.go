@@ -236,3 +236,156 @@ func splitParams(path string) (p, params string, hasParams bool) {
 	return path, "", false
 }
 
+// normalizeRefWHATWG parses ref against base as the WHATWG URL Standard's
+// basic URL parser does, then writes it as profile p says (which has
+// ParseWHATWG). The base is parsed first, alone; a reference with a scheme
+// is parsed alone unless it is relative after all (a special scheme equal
+// to the base's: "http:foo" against an http base). Otherwise the
+// reference's form - network-path ("//h", "\\h"), absolute-path, query,
+// fragment, empty or path - takes the base's parts that the standard's
+// relative states take, and the result, an absolute URL, is parsed again:
+// the two give the same URL, as every state the reference still passes
+// through is one an absolute URL passes through too. (The file states'
+// drive-letter rules, which look at the base's path, are applied here.)
+func normalizeRefWHATWG(base, ref string, p Profile) (string, error) {
+	const op = "NormalizeRef"
+	bkey := base
+	if _, end, ok := fast(nil, base, p.baseCheck()); !ok || end < 0 {
+		var err error
+		if bkey, err = Normalize(base, p.baseCheck()); err != nil {
+			return "", relabel(err, op)
+		}
+	}
+	in, shift, f := trim(ref)
+	if f == nil {
+		if k := invalidUTF8At(in); k >= 0 {
+			f = fail(ComponentURL, k, ErrInvalidChar, "invalid UTF-8")
+		}
+	}
+	if f != nil {
+		return "", toError(op, ref, shift, f)
+	}
+	r := preprocessWHATWG(in)
+	if r != in {
+		shift = -1 // offsets into the rewritten reference are unknown
+	}
+	rest := r
+	if n := whatwgSchemeLength(r); n >= 0 {
+		bn := whatwgSchemeLength(bkey)
+		if !kindOf(bkey[:bn]).special() || !strings.EqualFold(r[:n], bkey[:bn]) {
+			key, err := Normalize(r, p) // an absolute URL: the base plays no part
+			return key, relabel(err, op)
+		}
+		rest = r[n+1:] // "http:foo" against an http base is relative
+	}
+	var b parts
+	if f := b.parse(bkey, syntaxWHATWG); f != nil {
+		return "", toError(op, base, 0, f) // cannot happen: bkey is a key
+	}
+	abs, f := resolveWHATWG(&b, rest, r)
+	if f != nil {
+		if shift < 0 {
+			f.off = -1
+		}
+		return "", toError(op, ref, max(shift, 0), f)
+	}
+	key, err := Normalize(abs, p)
+	return key, relabel(err, op)
+}
+
+// whatwgSchemeLength returns the length of the scheme of s as the
+// standard's scheme state reads it (an ASCII letter, then letters, digits,
+// "+", "-" and ".", then ":"), or -1.
+func whatwgSchemeLength(s string) int {
+	if s == "" || (s[0]|0x20) < 'a' || (s[0]|0x20) > 'z' {
+		return -1
+	}
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ':':
+			return i
+		case byteClass[c]&clsScheme == 0:
+			return -1
+		}
+	}
+	return -1
+}
+
+// resolveWHATWG composes the absolute URL that the relative reference
+// rest means against the base b (a WHATWG key, parsed), as the standard's
+// "no scheme", "relative", "relative slash", "file" and "file slash"
+// states do. ref is the whole reference, for error offsets.
+func resolveWHATWG(b *parts, rest, ref string) (string, *failure) {
+	bs := b.s
+	if b.opaque {
+		// "no scheme state": only a fragment may follow a base with an
+		// opaque path.
+		if strings.HasPrefix(rest, "#") {
+			return cutFragment(b) + rest, nil
+		}
+		return "", fail(ComponentURL, 0, ErrRelative, "relative reference against a base with an opaque path")
+	}
+	isSep := func(c byte) bool { return c == '/' || (b.special && c == '\\') }
+	file := kindOf(bs[:b.schemeEnd]) == schemeFile
+	switch {
+	case rest == "":
+		return cutFragment(b), nil
+	case rest[0] == '?':
+		return bs[:b.pathEnd] + rest, nil
+	case rest[0] == '#':
+		return cutFragment(b) + rest, nil
+	case isSep(rest[0]) && len(rest) > 1 && isSep(rest[1]):
+		// A network-path reference: the base's scheme and the reference.
+		return bs[:b.schemeEnd+1] + rest, nil
+	case isSep(rest[0]):
+		// An absolute-path reference: the base's scheme and authority. A
+		// file URL keeps the base's drive letter unless the reference
+		// names its own ("file slash state").
+		prefix := bs[:b.pathStart]
+		if file && !startsWithDriveLetter(rest[1:]) {
+			if d := baseDriveLetter(b); d != "" {
+				prefix += d
+			}
+		}
+		return prefix + rest, nil
+	case file && startsWithDriveLetter(rest):
+		// "file state": a drive letter replaces the base's path.
+		return bs[:b.pathStart] + "/" + rest, nil
+	}
+	// A path reference: the base's path without its last segment
+	// ("shorten"), then the reference.
+	path := bs[b.pathStart:b.pathEnd]
+	dir := path[:strings.LastIndexByte(path, '/')+1]
+	switch {
+	case file && len(path) == 3 && baseDriveLetter(b) != "":
+		dir = path + "/" // a lone drive letter is never shortened
+	case dir == "":
+		dir = "/"
+	}
+	return bs[:b.pathStart] + dir + rest, nil
+}
+
+// cutFragment returns the key b without its fragment.
+func cutFragment(b *parts) string {
+	if b.hasFrag {
+		return b.s[:b.fragStart-1]
+	}
+	return b.s
+}
+
+// baseDriveLetter returns the first segment of b's path, with its "/",
+// when it is a normalized Windows drive letter ("/C:"), else "".
+func baseDriveLetter(b *parts) string {
+	path := b.s[b.pathStart:b.pathEnd]
+	if len(path) >= 3 && path[0] == '/' && isWindowsDriveLetter(path[1:3]) && path[2] == ':' && (len(path) == 3 || path[3] == '/') {
+		return path[:3]
+	}
+	return ""
+}
+
+// startsWithDriveLetter is the standard's "starts with a Windows drive
+// letter": a drive letter, then the end or one of "/", "\", "?" and "#".
+func startsWithDriveLetter(s string) bool {
+	return len(s) >= 2 && isWindowsDriveLetter(s[:2]) &&
+		(len(s) == 2 || s[2] == '/' || s[2] == '\\' || s[2] == '?' || s[2] == '#')
+}
