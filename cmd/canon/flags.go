@@ -42,6 +42,7 @@ Examples:
   canon -p iri 'http://xn--rsum-bpad.example/'      # http://résumé.example/
   canon -p rfc3986 -steps +RemoveFragment < links.txt
   canon -base https://example.com/dir/ '../x' 'y?q'  # resolve, then normalize
+  canon -p whatwg -base https://example.com/dir/ 'a\b'  # as a browser reads a link
   canon -u < links.txt                               # dedupe a link list
   canon -u -c < links.txt | sort -rn | head          # most repeated URLs
   canon -format tsv < links.txt | sort -t$'\t' -k2   # input and key, by key
@@ -64,7 +65,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, int, error) {
 		fs.PrintDefaults()
 	}
 	profile := "rfc3986"
-	fs.StringVar(&profile, "profile", profile, "profile: rfc3986, iri, webcapture, powder (see -list-profiles)")
+	fs.StringVar(&profile, "profile", profile, "profile: rfc3986, iri, webcapture, powder, whatwg (see -list-profiles)")
 	fs.StringVar(&profile, "p", profile, "shorthand for -profile")
 	steps := fs.String("steps", "", "add or remove steps, comma-separated: +Step or -Step (e.g. +RemoveFragment)")
 	fs.StringVar(&cfg.base, "base", "", "resolve each URL against this base URL before normalizing")
@@ -163,7 +164,7 @@ func applySteps(p canon.Profile, spec string) (canon.Profile, error) {
 }
 
 func listProfiles(w io.Writer) int {
-	for _, n := range []string{"rfc3986", "iri", "webcapture", "powder"} {
+	for _, n := range []string{"rfc3986", "iri", "webcapture", "powder", "whatwg"} {
 		p, _ := canon.LookupProfile(n)
 		fmt.Fprintf(w, "%-11s %s\n", n, strings.ReplaceAll(p.String(), "|", " "))
 	}

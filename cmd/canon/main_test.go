@@ -235,3 +235,24 @@ func TestNoPasswordOnStderr(t *testing.T) {
 		t.Errorf("canon -base with a password and a bad port: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestWHATWGProfile runs -p whatwg on links as a page holds them, alone and
+// with -base, and -equal with -base: each as a browser reads it.
+func TestWHATWGProfile(t *testing.T) {
+	in := "HTTP://EXAMPLE.com:80/a/%2e/b\\c\nhttp://0x7f.1/\n/a\tb\n"
+	out, stderr, code := canonCmd(t, in, "-p", "whatwg")
+	if want := "http://example.com/a/b/c\nhttp://127.0.0.1/\n\n"; out != want || code != 1 {
+		t.Errorf("canon -p whatwg: %q, exit %d, stderr %q; want %q, exit 1 (the relative line has no base)", out, code, stderr, want)
+	}
+	out, stderr, code = canonCmd(t, in, "-p", "whatwg", "-base", "https://h.example/dir/page")
+	if want := "http://example.com/a/b/c\nhttp://127.0.0.1/\nhttps://h.example/ab\n"; out != want || code != 0 {
+		t.Errorf("canon -p whatwg -base: %q, exit %d, stderr %q; want %q", out, code, stderr, want)
+	}
+	if _, stderr, code := canonCmd(t, "", "-p", "whatwg", "-base", "http://h/a/", "-equal", "b\\c", "b/./c"); code != 0 {
+		t.Errorf("canon -p whatwg -base -equal: exit %d, stderr %q, want 0", code, stderr)
+	}
+	out, _, _ = canonCmd(t, "", "-list-profiles")
+	if !strings.Contains(out, "whatwg      WHATWG(ParseWHATWG)") {
+		t.Errorf("canon -list-profiles does not list whatwg:\n%s", out)
+	}
+}

@@ -613,12 +613,15 @@ func (p *progress) clear() {
 func runEqual(cfg *config, stdout, stderr io.Writer) int {
 	a, b := cfg.urls[0], cfg.urls[1]
 	if cfg.base != "" {
+		// Each is resolved by the profile's own rule (RFC 1808 for
+		// WebCapture, the WHATWG URL Standard for whatwg), as -base does
+		// for a list.
 		var err error
-		if a, err = canon.Resolve(cfg.base, a); err != nil {
+		if a, err = canon.NormalizeRef(cfg.base, a, cfg.profile); err != nil {
 			fmt.Fprintln(stderr, "canon:", err)
 			return exitUsage
 		}
-		if b, err = canon.Resolve(cfg.base, b); err != nil {
+		if b, err = canon.NormalizeRef(cfg.base, b, cfg.profile); err != nil {
 			fmt.Fprintln(stderr, "canon:", err)
 			return exitUsage
 		}
