@@ -52,7 +52,7 @@ func ExampleNormalize_whatwg() {
 	// http://127.0.0.1/ <nil>
 	// https://[::1]/?q=it%27s <nil>
 	// mailto:Joe@Example.COM <nil>
-	//  canon.Normalize("http://a b/"): host: forbidden domain code point (at "a b/")
+	//  canon.Normalize("http://a b/"): host: forbidden domain code point (at " b/")
 }
 
 // A crawler's key for a link as a browser follows it: the WHATWG reading,

@@ -146,7 +146,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 		}
 	case lowerHost && !p.Has(LowercaseHost),
 		host[len(host)-1] == '.', len(host) > MaxHostLength,
-		endsInNumber(host) && checkNumericHost(host, h) != nil, // rejected: the engine says why
+		endsInNumber(host) && !numericHostValid(host), // rejected (or, in WHATWG, rewritten): the engine's
 		p.Has(HostToUnicode) && hasACEPrefix(host),
 		p.Has(StripFileLocalhost) && strings.EqualFold(host, "localhost") && kindOf(scheme) == schemeFile:
 		return dst[:base], 0, false

@@ -482,18 +482,23 @@ func labelsFit(h string) bool {
 // host than the one a browser would contact, the input is rejected
 // (WHATWG URL "ends in a number"; hostile-catalogue E12, E13).
 func checkNumericHost(h string, off int) *failure {
+	if numericHostValid(h) {
+		return nil
+	}
+	return fail(ComponentHost, off, ErrInvalidHost, "numeric host that is not a canonical IPv4 address")
+}
+
+// numericHostValid is checkNumericHost's test, without the error.
+func numericHostValid(h string) bool {
 	t := strings.TrimSuffix(h, ".")
 	last := t
 	if k := strings.LastIndexByte(t, '.'); k >= 0 {
 		last = t[k+1:]
 	}
 	if last == "" || !isNumericLabel(last) {
-		return nil
+		return true
 	}
-	if t == h && isCanonicalIPv4(h) {
-		return nil
-	}
-	return fail(ComponentHost, off, ErrInvalidHost, "numeric host that is not a canonical IPv4 address")
+	return t == h && isCanonicalIPv4(h)
 }
 
 // endsInNumber is the quick test before checkNumericHost: whether the

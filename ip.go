@@ -8,7 +8,7 @@ package canon
 // whatwgEndsInNumber is the standard's "ends in a number checker": the
 // last label of h (less one empty final label) is all ASCII digits, or is
 // an IPv4 number ("0x" and hex digits). h is ASCII.
-func whatwgEndsInNumber(h []byte) bool {
+func whatwgEndsInNumber[T string | []byte](h T) bool {
 	if len(h) > 0 && h[len(h)-1] == '.' {
 		h = h[:len(h)-1]
 		if len(h) == 0 {
@@ -26,8 +26,8 @@ func whatwgEndsInNumber(h []byte) bool {
 		return false
 	}
 	digits := true
-	for _, c := range last {
-		if c < '0' || c > '9' {
+	for k := 0; k < len(last); k++ {
+		if last[k] < '0' || last[k] > '9' {
 			digits = false
 			break
 		}
@@ -35,7 +35,7 @@ func whatwgEndsInNumber(h []byte) bool {
 	if digits {
 		return true
 	}
-	_, ok := ipv4Number(last)
+	_, ok := ipv4Number([]byte(last)) // (no allocation: the slice does not escape)
 	return ok
 }
 
@@ -123,9 +123,14 @@ func appendIPv4(dst, h []byte) ([]byte, bool) {
 	return dst, true
 }
 
+// appendDecimal appends v, 0 to 255, in decimal. (Not recursive, so that
+// dst can stay on the caller's stack.)
 func appendDecimal(dst []byte, v int) []byte {
+	if v >= 100 {
+		dst = append(dst, byte('0'+v/100))
+	}
 	if v >= 10 {
-		dst = appendDecimal(dst, v/10)
+		dst = append(dst, byte('0'+v/10%10))
 	}
 	return append(dst, byte('0'+v%10))
 }

@@ -159,6 +159,34 @@ func (e *engine) whatwgHost() (int, *failure) {
 		}
 		return 0, fail(ComponentHost, i, ErrInvalidHost, "missing host")
 	}
+	if pr.mHost&(clsPct|clsNonASCII) == 0 {
+		// An ASCII domain without escapes, nearly every one: domain to
+		// ASCII only lowercases it, which is written straight from the
+		// input (no copy of the host).
+		for k := i; k < j; k++ {
+			if isForbiddenDomain(s[k]) {
+				return 0, fail(ComponentHost, k, ErrInvalidHost, "forbidden domain code point")
+			}
+		}
+		if !whatwgEndsInNumber(s[i:j]) {
+			if e.kind == schemeFile && strings.EqualFold(s[i:j], "localhost") {
+				return 0, nil
+			}
+			e.lowerRun(i, j)
+			return w.length() - at, nil
+		}
+		var buf [16]byte
+		out, ok := appendIPv4(buf[:0], []byte(s[i:j]))
+		if !ok {
+			return 0, fail(ComponentHost, i, ErrInvalidHost, "invalid IPv4 address")
+		}
+		if string(out) == s[i:j] {
+			w.run(i, j)
+		} else {
+			writeBytes(w, out)
+		}
+		return w.length() - at, nil
+	}
 	ascii, f := whatwgDomainToASCII(s[i:j], i)
 	if f != nil {
 		return 0, f
