@@ -69,9 +69,6 @@ var fastClass = func() (t [256]uint8) {
 		}
 		if pchar || c == '?' {
 			t[c] |= fQuery
-			if c != '\'' {
-				t[c] |= fSpecialQuery
-			}
 		}
 		if b&clsUpper != 0 {
 			t[c] |= fUpper
@@ -91,17 +88,14 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	if n > MaxLength || n == 0 || fastClass[s[0]]&fScheme == 0 || s[0] < 'A' {
 		return dst, 0, false // also a digit, "+", "-" or "." first
 	}
-	whatwg := p.Has(ParseWHATWG)
-	queryClass := fQuery
-	if whatwg {
+	if p.Has(ParseWHATWG) {
 		// On this shape, with a special scheme other than file, the
 		// WHATWG URL Standard makes the changes of these steps and no
 		// other: its percent-encode sets leave every byte of the shape
-		// alone but "'" in the query, which queryClass sends to the
-		// engine, as it does a "%2e" in the path, a dot segment there.
-		p = Profile{p.steps&(1<<RemoveFragment) | 1<<LowercaseScheme | 1<<LowercaseHost |
-			1<<RemoveDefaultPort | 1<<RemoveDots | 1<<AddHTTPRootPath}
-		queryClass = fSpecialQuery
+		// alone but "'" in the query, and "%2e" may make a dot segment,
+		// both of which go to the engine.
+		p = Profile{p.steps&(1<<RemoveFragment) | 1<<ParseWHATWG | 1<<LowercaseScheme |
+			1<<LowercaseHost | 1<<RemoveDefaultPort | 1<<RemoveDots | 1<<AddHTTPRootPath}
 	}
 	if p.steps&(1<<DecodeAll|1<<PlusToSpace) != 0 {
 		// POWDER: DecodeAll rewrites every escape and PlusToSpace every "+".
@@ -128,7 +122,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 		return dst[:base], 0, false
 	}
 	scheme := s[:i]
-	if whatwg {
+	if p.Has(ParseWHATWG) {
 		if k := kindOf(scheme); k == schemeOther || k == schemeFile {
 			return dst[:base], 0, false // an opaque host, or the file states
 		}
@@ -212,9 +206,6 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 			k++
 			continue
 		case '%':
-			if whatwg && k+2 < n && s[k+1] == '2' && (s[k+2]|0x20) == 'e' {
-				return dst[:base], 0, false // "%2e" may make a dot segment
-			}
 			var ok bool
 			if dst, from, ok = fastEscape(dst, s, k, from, p); !ok || (dots || dots1808) && from == k+3 && dst[len(dst)-1] == '.' {
 				return dst[:base], 0, false
@@ -252,7 +243,9 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	// Query (§3.4) and fragment (§3.5).
 	if k < n && s[k] == '?' {
 		var ok bool
-		if dst, k, from, ok = fastQuery(dst, s, k+1, from, p, queryClass); !ok {
+		q := k + 1
+		if dst, k, from, ok = fastQuery(dst, s, q, from, p); !ok ||
+			p.Has(ParseWHATWG) && strings.IndexByte(s[q:k], '\'') >= 0 { // the special-query set encodes "'"
 			return dst[:base], 0, false
 		}
 	}
@@ -269,7 +262,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 			end = k
 		} else {
 			var ok bool
-			if dst, k, from, ok = fastQuery(dst, s, k+1, from, p, fQuery); !ok || k < n {
+			if dst, k, from, ok = fastQuery(dst, s, k+1, from, p); !ok || k < n {
 				return dst[:base], 0, false // a second "#"
 			}
 		}
@@ -386,11 +379,10 @@ func appendLower(dst []byte, t string) []byte {
 }
 
 // fastQuery scans a query or fragment from s[k] up to a "#" or the end,
-// over bytes of class cls, and returns where it stopped and the new from
-// (see fast).
-func fastQuery(dst []byte, s string, k, from int, p Profile, cls uint8) ([]byte, int, int, bool) {
+// and returns where it stopped and the new from (see fast).
+func fastQuery(dst []byte, s string, k, from int, p Profile) ([]byte, int, int, bool) {
 	for {
-		k = span(s, k, cls)
+		k = span(s, k, fQuery)
 		if k == len(s) || s[k] == '#' {
 			return dst, k, from, true
 		}
@@ -417,6 +409,8 @@ func fastEscape(dst []byte, s string, k, from int, p Profile) ([]byte, int, bool
 	}
 	v := unhex(s[k+1])<<4 | unhex(s[k+2])
 	switch {
+	case v == '.' && p.Has(ParseWHATWG):
+		return dst, from, false // "%2e" may make a dot segment
 	case v >= 0x80 && p.Has(DecodeIUnreserved):
 		return dst, from, false
 	case byteClass[v]&clsUnreserved != 0 && p.Has(DecodeUnreserved):
