@@ -150,31 +150,41 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 func NormalizeRef(base, ref string, p Profile) (string, error) {
 	// An absolute reference is its own target: as written under RFC 1808
 	// (§4 step 2b), with its dot segments removed under RFC 3986
-	// (§5.2.2). When that target is canonical - with RFC 3986, when the
-	// §5.2.4 dot removal would change nothing either - only the base
-	// remains to be checked.
+	// (§5.2.2). When fast takes that target - with RFC 3986, with the
+	// §5.2.4 dot removal added - only the base remains to be checked.
 	check := p
 	if !p.Has(ResolveRFC1808) {
 		check = Profile{p.steps&^(1<<RemoveDots1808) | 1<<RemoveDots}
 	}
-	if _, n, ok := fast(nil, ref, check); ok && n >= 0 {
-		// (Under ParseWHATWG too: a reference that fast takes starts
-		// with a scheme and "//", so no base makes it relative.)
-		if _, end, ok := fast(nil, base, p.baseCheck()); ok && end >= 0 {
+	// The same holds when fast changes the target: its key is the result.
+	// (Under ParseWHATWG too: a reference that fast takes starts with a
+	// scheme and "//", so no base makes it relative.)
+	if len(ref) < scratchSize {
+		var scratch [scratchSize]byte // as in Normalize
+		if b, n, ok := fast(scratch[:0], ref, check); ok && baseIsValid(base) {
+			if n >= 0 {
+				return ref[:n], nil
+			}
+			return string(b), nil
+		}
+	} else if b, n, ok := fast(nil, ref, check); ok && baseIsValid(base) {
+		if n >= 0 {
 			return ref[:n], nil
 		}
+		return ownedString(b), nil
 	}
 	return normalizeRef(base, ref, p)
 }
 
-// baseCheck is the profile under which a base that fast takes unchanged
-// is known to be valid: the zero Profile, which only validates, or the
-// WHATWG URL Standard's reading of it.
-func (p Profile) baseCheck() Profile {
-	if p.Has(ParseWHATWG) {
-		return Profile{1 << ParseWHATWG}
-	}
-	return Profile{}
+// baseIsValid reports whether fast takes base unchanged under the zero
+// Profile, which only validates; false sends NormalizeRef to the general
+// path, which checks it fully. Such a base is valid in every profile,
+// ParseWHATWG's included: an ASCII "scheme://" URL whose host holds none
+// of the forbidden domain code points and is a canonical IPv4 address if
+// its last label is numeric, with a port up to 65535.
+func baseIsValid(base string) bool {
+	_, end, ok := fast(nil, base, Profile{})
+	return ok && end >= 0
 }
 
 // normalizeRef is NormalizeRef without the fast path.

@@ -249,12 +249,9 @@ func splitParams(path string) (p, params string, hasParams bool) {
 // drive-letter rules, which look at the base's path, are applied here.)
 func normalizeRefWHATWG(base, ref string, p Profile) (string, error) {
 	const op = "NormalizeRef"
-	bkey := base
-	if _, end, ok := fast(nil, base, p.baseCheck()); !ok || end < 0 {
-		var err error
-		if bkey, err = Normalize(base, p.baseCheck()); err != nil {
-			return "", relabel(err, op)
-		}
+	bkey, err := Normalize(base, Profile{1 << ParseWHATWG}) // no allocation when it is a key
+	if err != nil {
+		return "", relabel(err, op)
 	}
 	in, shift, f := trim(ref)
 	if f == nil {
