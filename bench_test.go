@@ -110,6 +110,7 @@ func TestNoAllocs(t *testing.T) {
 		RFC3986:    "https://example.com/a/b?q=%2F#frag",
 		IRI:        "https://example.com/résumé?q=1#frag",
 		POWDER:     "http://example.com/a/b?q=1#frag",
+		WHATWG:     "https://example.com/a/b?q=%2F#frag",
 	}
 	for p, in := range canonical {
 		if got := testing.AllocsPerRun(100, func() { Normalize(in, p) }); got != 0 {
@@ -129,6 +130,16 @@ func TestNoAllocs(t *testing.T) {
 		if got := testing.AllocsPerRun(100, func() { Normalize(in, RFC3986) }); got != 1 {
 			t.Errorf("Normalize(%q, RFC3986): %v allocs, want 1", in, got)
 		}
+	}
+	// The WHATWG profile's general path: one allocation, the key, also
+	// for a host it rewrites (an IPv4 number, an IPv6 address).
+	for _, in := range []string{"HTTP://EXAMPLE.COM:80/a/%2e/b\\c", "http://0x7f.1/", "https://[0:0::1]/", "foo://H/a/../b", "file:///C|/x"} {
+		if got := testing.AllocsPerRun(100, func() { Normalize(in, WHATWG) }); got != 1 {
+			t.Errorf("Normalize(%q, WHATWG): %v allocs, want 1", in, got)
+		}
+	}
+	if got := testing.AllocsPerRun(100, func() { NormalizeRef("https://example.com/d/p", "HTTPS://EXAMPLE.COM/x", WHATWG) }); got != 1 {
+		t.Errorf("NormalizeRef of an absolute reference that changes, WHATWG: %v allocs, want 1", got)
 	}
 	if got := testing.AllocsPerRun(100, func() { RemoveDotSegments("/a/b/c") }); got != 0 {
 		t.Errorf("RemoveDotSegments on a clean path: %v allocs, want 0", got)

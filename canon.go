@@ -161,13 +161,13 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 	// scheme and "//", so no base makes it relative.)
 	if len(ref) < scratchSize {
 		var scratch [scratchSize]byte // as in Normalize
-		if b, n, ok := fast(scratch[:0], ref, check); ok && baseIsValid(base) {
+		if b, n, ok := fast(scratch[:0], ref, check); ok && baseIsValid(base, p) {
 			if n >= 0 {
 				return ref[:n], nil
 			}
 			return string(b), nil
 		}
-	} else if b, n, ok := fast(nil, ref, check); ok && baseIsValid(base) {
+	} else if b, n, ok := fast(nil, ref, check); ok && baseIsValid(base, p) {
 		if n >= 0 {
 			return ref[:n], nil
 		}
@@ -176,14 +176,22 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 	return normalizeRef(base, ref, p)
 }
 
-// baseIsValid reports whether fast takes base unchanged under the zero
-// Profile, which only validates; false sends NormalizeRef to the general
-// path, which checks it fully. Such a base is valid in every profile,
-// ParseWHATWG's included: an ASCII "scheme://" URL whose host holds none
-// of the forbidden domain code points and is a canonical IPv4 address if
-// its last label is numeric, with a port up to 65535.
-func baseIsValid(base string) bool {
-	_, end, ok := fast(nil, base, Profile{})
+// baseIsValid reports whether fast takes base: then it is valid, which
+// is all an absolute reference needs of it; false sends NormalizeRef to
+// the general path, which checks it fully. Under ParseWHATWG fast takes
+// only the bases the standard's parser accepts (the zero Profile would
+// take "a://:1" and "file://h:80/", which it rejects).
+func baseIsValid(base string, p Profile) bool {
+	check := Profile{}
+	if p.Has(ParseWHATWG) {
+		check = Profile{1 << ParseWHATWG}
+	}
+	if len(base) < scratchSize {
+		var scratch [scratchSize]byte // a base fast changes is valid too
+		_, _, ok := fast(scratch[:0], base, check)
+		return ok
+	}
+	_, end, ok := fast(nil, base, check)
 	return ok && end >= 0
 }
 

@@ -480,10 +480,28 @@ func (p *parts) whatwgSplitAuthority(a int) (int, *failure) {
 			return 0, f
 		}
 	}
-	if p.hostEnd-h > MaxHostLength {
+	if p.hostEnd-h > MaxHostLength && decodedLength(s[h:p.hostEnd]) > MaxHostLength {
+		// Measured as the host parser reads it, each triplet one byte:
+		// the key writes a control or non-ASCII byte of an opaque host
+		// as a triplet, and a limit as written would reject that key.
 		return 0, fail(ComponentHost, h+MaxHostLength, ErrTooLong, "host longer than MaxHostLength")
 	}
 	return k, nil
+}
+
+// decodedLength returns the length of t with every valid triplet decoded.
+func decodedLength(t string) int {
+	n := len(t)
+	for k := strings.IndexByte(t, '%'); k >= 0; {
+		if validEscape(t, k) {
+			n -= 2
+			t = t[k+3:]
+		} else {
+			t = t[k+1:]
+		}
+		k = strings.IndexByte(t, '%')
+	}
+	return n
 }
 
 // isWindowsDriveLetter reports whether t is an ASCII letter and ":" or
