@@ -203,32 +203,32 @@ func normalizeRef(base, ref string, p Profile) (string, error) {
 	}
 	b, bshift, f := parseInput(base)
 	if f != nil {
-		return "", toError(op, base, bshift, f)
+		return "", withArg(toError(op, base, bshift, f), "base")
 	}
 	if b.schemeEnd < 0 {
-		return "", toError(op, base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme"))
+		return "", withArg(toError(op, base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme")), "base")
 	}
 	r, rshift, f := parseInput(ref)
 	if f != nil {
-		return "", toError(op, ref, rshift, f)
+		return "", withArg(toError(op, ref, rshift, f), "ref")
 	}
 	var abs string
 	if p.Has(ResolveRFC1808) {
 		if abs, f = resolve1808(&b, &r); f != nil {
-			return "", toError(op, ref, rshift, f)
+			return "", withArg(toError(op, ref, rshift, f), "ref")
 		}
 	} else {
 		abs = resolve3986(&b, &r)
 	}
 	if p.Has(DecodeAll) || p.Has(DefaultScheme) {
 		if f := checkResolvedPOWDER(abs, p); f != nil {
-			return "", toError(op, abs, 0, f)
+			return "", withArg(toError(op, abs, 0, f), "resolved")
 		}
 	}
 	var e engine
 	if f := e.normalize(abs, p); f != nil {
 		// The failure is in the resolved URI, which mixes both inputs.
-		return "", toError(op, abs, 0, f)
+		return "", withArg(toError(op, abs, 0, f), "resolved")
 	}
 	if w := &e.w; !w.dirty {
 		return w.src[:w.n], nil
@@ -241,13 +241,22 @@ func normalizeRef(base, ref string, p Profile) (string, error) {
 func Equal(a, b string, p Profile) (bool, error) {
 	ka, err := Normalize(a, p)
 	if err != nil {
-		return false, relabel(err, "Equal")
+		return false, withArg(relabel(err, "Equal"), "a")
 	}
 	kb, err := Normalize(b, p)
 	if err != nil {
-		return false, relabel(err, "Equal")
+		return false, withArg(relabel(err, "Equal"), "b")
 	}
 	return ka == kb, nil
+}
+
+// withArg records in an *Error which argument of a function of two its
+// Input is (see Error.Arg).
+func withArg(err error, arg string) error {
+	if e, ok := err.(*Error); ok {
+		e.Arg = arg
+	}
+	return err
 }
 
 func relabel(err error, op string) error {

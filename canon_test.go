@@ -52,7 +52,7 @@ func profileByName(t testing.TB, name string) Profile {
 // name returns the short name of a profile for failure messages.
 func name(p Profile) string {
 	for _, np := range namedProfiles {
-		if *np.p == p {
+		if np.p == p {
 			return np.name
 		}
 	}

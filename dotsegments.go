@@ -125,7 +125,7 @@ func lastSlash(b []byte) int {
 }
 
 // removeDotSegments1808 applies the dot-segment rules of RFC 1808 §4 step 6
-// to path, as the PDF Web Capture canonical form asks (seed 000, step 7).
+// to path, as the PDF Reference's "URL Strings" asks (step 7).
 // The rules apply to the path after its leading "/" (RFC 1808 makes that
 // slash a separator, not part of the path):
 //

@@ -60,6 +60,12 @@ func (c Component) String() string {
 //
 //	canon.Normalize("http://h:8x/"): port: invalid character (at "x/")
 //
+// Arg is "" for the functions of one input. Resolve and NormalizeRef say
+// "base" or "ref", and NormalizeRef "resolved" when the problem is in the
+// URL it made of the two (a reference "%zz" is fine alone, but not in
+// the path of "http://h/%zz"); Equal says "a" or "b". Error's text then
+// names it: canon.NormalizeRef(ref "…"): ….
+//
 // Input is the input as given with the password of its userinfo, if any,
 // replaced by "xxxxx", so that error text and logs never carry it; Offset
 // is a byte offset into that Input, or -1 when the problem was found in a
@@ -67,6 +73,7 @@ func (c Component) String() string {
 // scheme) and has no place in the input as given.
 type Error struct {
 	Op        string    // the function that failed: "Normalize", "Parse", "Resolve", ...
+	Arg       string    // which argument Input is, for functions of two (see below)
 	Input     string    // the input, password redacted
 	Component Component // where in the input the problem is
 	Offset    int       // byte offset of the problem in Input
@@ -87,11 +94,15 @@ func (e *Error) Error() string {
 		at = e.Input[e.Offset:]
 	}
 	comp := e.Component.String()
-	const fixed = len(`canon.`) + len(`("`) + len(`"): `) + len(`: `) + len(` (at "`) + len(`")`)
-	b := make([]byte, 0, fixed+len(e.Op)+len(e.Input)+len(comp)+len(reason)+len(at))
+	const fixed = len(`canon.`) + len(`("`) + len(`"): `) + len(`: `) + len(` (at "`) + len(`")`) + len(` `)
+	b := make([]byte, 0, fixed+len(e.Op)+len(e.Arg)+len(e.Input)+len(comp)+len(reason)+len(at))
 	b = append(b, "canon."...)
 	b = append(b, e.Op...)
 	b = append(b, '(')
+	if e.Arg != "" {
+		b = append(b, e.Arg...)
+		b = append(b, ' ')
+	}
 	b = strconv.AppendQuote(b, e.Input)
 	b = append(b, "): "...)
 	b = append(b, comp...)

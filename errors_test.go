@@ -43,8 +43,33 @@ func TestErrorMessages(t *testing.T) {
 		}
 	}
 	// The other entry points name themselves.
-	if _, err := Resolve("a/b", "c"); err == nil || !errors.Is(err, ErrRelative) || !strings.HasPrefix(err.Error(), `canon.Resolve("a/b"): scheme:`) {
+	if _, err := Resolve("a/b", "c"); err == nil || !errors.Is(err, ErrRelative) || !strings.HasPrefix(err.Error(), `canon.Resolve(base "a/b"): scheme:`) {
 		t.Errorf("Resolve with a relative base: %v", err)
+	}
+	// Functions of two inputs say which one the error is about, and the
+	// offset points into it.
+	for _, tc := range []struct {
+		base, ref string
+		p         Profile
+		arg, want string
+	}{
+		{"http://h:99999/", "x", RFC3986, "base", `canon.NormalizeRef(base "http://h:99999/"): port: port out of range (at "99999/")`},
+		{"http://h/", "//h:x/", RFC3986, "ref", `canon.NormalizeRef(ref "//h:x/"): port: invalid character (at "x/")`},
+		{"http://h/a/", "%zz", RFC3986, "resolved", `canon.NormalizeRef(resolved "http://h/a/%zz"): path: invalid percent-encoding (at "%zz")`},
+		{"http://h/", "///evil.com/x", WebCapture, "ref", `canon.NormalizeRef(ref "///evil.com/x"): host: empty host in a reference against a base that needs one (at "/evil.com/x")`},
+		{"/x", "y", WHATWG, "base", `canon.NormalizeRef(base "/x"): scheme: missing scheme (at "/x")`},
+		{"non-special:opaque", "x", WHATWG, "ref", `canon.NormalizeRef(ref "x"): url: relative reference against a base with an opaque path (at "x")`},
+		{"http://h/", "https://a b/", WHATWG, "ref", `canon.NormalizeRef(ref "https://a b/"): host: forbidden domain code point (at " b/")`},
+		{"http://h/", "//a b/", WHATWG, "resolved", `canon.NormalizeRef(resolved "http://a b/"): host: forbidden domain code point (at " b/")`},
+	} {
+		_, err := NormalizeRef(tc.base, tc.ref, tc.p)
+		var e *Error
+		if !errors.As(err, &e) || e.Arg != tc.arg || err.Error() != tc.want {
+			t.Errorf("NormalizeRef(%q, %q, %s): %v (Arg %q), want %s (Arg %q)", tc.base, tc.ref, name(tc.p), err, e.Arg, tc.want, tc.arg)
+		}
+	}
+	if _, err := Equal("http://h/", "http://h:x/", RFC3986); err == nil || !strings.HasPrefix(err.Error(), `canon.Equal(b "http://h:x/")`) {
+		t.Errorf("Equal with a bad second URL: %v", err)
 	}
 	if _, err := Parse("http://[::1/"); err == nil || err.Error() != `canon.Parse("http://[::1/"): host: missing ']' (at "[::1/")` {
 		t.Errorf("Parse: %v", err)

@@ -167,3 +167,46 @@ func ExampleError() {
 	// port 21 true
 	// true
 }
+
+// A loop that keys many URLs reuses one buffer: AppendNormalized then
+// allocates nothing for URLs of the common shape.
+func ExampleAppendNormalized() {
+	var buf []byte
+	for _, u := range []string{"HTTP://Example.COM:80/a/./b", "https://example.com/%7euser", "http://h:99999/"} {
+		var err error
+		buf, err = canon.AppendNormalized(buf[:0], u, canon.RFC3986)
+		if err != nil {
+			fmt.Println("error:", err)
+			continue
+		}
+		fmt.Println(string(buf))
+	}
+	// Output:
+	// http://example.com/a/b
+	// https://example.com/~user
+	// error: canon.AppendNormalized("http://h:99999/"): port: port out of range (at "99999/")
+}
+
+// A profile named in a configuration file or a flag.
+func ExampleLookupProfile() {
+	p, ok := canon.LookupProfile("whatwg")
+	fmt.Println(p, ok)
+	_, ok = canon.LookupProfile("browser")
+	fmt.Println(ok)
+	// Output:
+	// WHATWG(ParseWHATWG) true
+	// false
+}
+
+// crawlKey is a profile of one's own, built once: the WHATWG reading of a
+// link, without its fragment.
+var crawlKey = canon.MustProfile(append(canon.WHATWG.Steps(), canon.RemoveFragment)...)
+
+func ExampleMustProfile() {
+	key, err := canon.NormalizeRef("https://example.com/docs/", "../a\\b#section-2", crawlKey)
+	fmt.Println(key, err)
+	fmt.Println(crawlKey)
+	// Output:
+	// https://example.com/a/b <nil>
+	// (ParseWHATWG|RemoveFragment)
+}

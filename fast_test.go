@@ -111,11 +111,11 @@ func TestFastCoverage(t *testing.T) {
 	for _, np := range namedProfiles {
 		accepted, taken := 0, 0
 		for _, s := range lines {
-			if _, err := normalize(s, *np.p); err != nil {
+			if _, err := normalize(s, np.p); err != nil {
 				continue
 			}
 			accepted++
-			if _, _, ok := fast(nil, s, *np.p); ok {
+			if _, _, ok := fast(nil, s, np.p); ok {
 				taken++
 			} else if accepted-taken <= 5 {
 				t.Logf("%s: not fast: %q", np.name, s)
@@ -124,7 +124,7 @@ func TestFastCoverage(t *testing.T) {
 		// POWDER sends every input with an escape or a "+" to the
 		// engine (DecodeAll and PlusToSpace rewrite the input first).
 		want := 95
-		if *np.p == POWDER {
+		if np.p == POWDER {
 			want = 85
 		}
 		if taken*100 < accepted*want {

@@ -143,7 +143,11 @@ func errorTextReference(e *Error) string {
 	if reason == "" {
 		reason = e.Err.Error()
 	}
-	s := "canon." + e.Op + "(" + strconv.Quote(e.Input) + "): " + e.Component.String() + ": " + reason
+	arg := ""
+	if e.Arg != "" {
+		arg = e.Arg + " "
+	}
+	s := "canon." + e.Op + "(" + arg + strconv.Quote(e.Input) + "): " + e.Component.String() + ": " + reason
 	if e.Offset >= 0 && e.Offset < len(e.Input) {
 		s += " (at " + strconv.Quote(e.Input[e.Offset:]) + ")"
 	}

@@ -418,7 +418,7 @@ func convertLabel(label string, toUnicode bool) (string, *failure) {
 	}
 	// An "xn--" label must be the A-label of what it decodes to; golang.org/x/net/idna
 	// returns colliding strings for some bogus ones with a nil error
-	// (hostile-catalogue E6).
+	// (for example "xn--example-", whose decoding is "example").
 	if back, err := idnaProfile.ToASCII(u); err != nil || back != a || (ascii && a != strings.ToLower(label)) {
 		return "", fail(ComponentHost, 0, ErrInvalidHost, "invalid international domain name")
 	}
@@ -480,7 +480,7 @@ func labelsFit(h string) bool {
 // "0x7f.1", "2130706433" and "127.1" as 127.0.0.1, while RFC 3986 reads
 // them as registered names: rather than keep a key that names another
 // host than the one a browser would contact, the input is rejected
-// (WHATWG URL "ends in a number"; hostile-catalogue E12, E13).
+// (the WHATWG URL Standard's "ends in a number checker").
 func checkNumericHost(h string, off int) *failure {
 	if numericHostValid(h) {
 		return nil

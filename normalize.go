@@ -77,7 +77,7 @@ func (k schemeKind) defaultPort() int {
 // non-empty host (RFC 9110 §4.2.1: a recipient "MUST reject" an http URI
 // with an empty host; RFC 6455 §3; RFC 1738 §3.2). An input such as
 // "http:/evil.com/" or "http:///evil.com/" is an error rather than a guess
-// at what a browser would make of it (hostile-catalogue A4, A5).
+// at what a browser would make of it.
 func (k schemeKind) needsHost() bool {
 	return k >= schemeHTTP && k <= schemeFTP
 }

@@ -112,7 +112,7 @@ const MaxLength = 4 << 20
 const MaxHostLength = 1024
 
 // trim removes leading and trailing spaces and C0 controls, as browsers
-// and Python's urllib do (hostile-catalogue C2), and checks MaxLength.
+// and Python's urllib do, and checks MaxLength.
 func trim(s string) (string, int, *failure) {
 	if len(s) > MaxLength {
 		return "", 0, fail(ComponentURL, MaxLength, ErrTooLong, "longer than MaxLength")
@@ -527,7 +527,7 @@ func (p *parts) splitAuthority(at int, mu, mhp uint16, syn syntax) *failure {
 	a, b := p.authStart, p.authEnd
 	p.hostStart = a
 	// The userinfo ends at the last "@": "http://a@b@c/" has host c
-	// (hostile-catalogue A10; browsers, net/url and Python agree).
+	// (browsers, net/url and Python agree).
 	if at >= 0 {
 		p.hasUser = true
 		p.userEnd = at
@@ -610,7 +610,7 @@ func portValue(s string, i, j int) (int, *failure) {
 // is a valid IDN is the business of the host steps. A percent-encoded
 // octet that decodes to a delimiter, "%", a space or a control character
 // is rejected: decoding it would change where the host ends
-// (curl CVE-2022-27780, hostile-catalogue A9).
+// (curl CVE-2022-27780).
 func checkHostSyntax(s string, i, j int, m uint16) *failure {
 	if i < j && s[i] == '[' {
 		return checkIPLiteral(s, i, j)

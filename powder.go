@@ -3,9 +3,9 @@ package canon
 import "strings"
 
 // prepass rewrites the input for the steps that act before parsing:
-// DecodeAll, DefaultScheme and PlusToSpace, in the order of the POWDER
-// text (seed 001): decode every triplet, then "+" to space, with the
-// scheme defaulted to http. It returns in itself when nothing changes,
+// DecodeAll, DefaultScheme and PlusToSpace, in the order of the W3C
+// POWDER canonicalization rules: decode every triplet, then "+" to space,
+// with the scheme defaulted to http. It returns in itself when nothing changes,
 // and otherwise builds the new input in one buffer.
 func prepass(in string, p Profile) (string, *failure) {
 	decodeAll := p.Has(DecodeAll)

@@ -30,14 +30,14 @@ const (
 	ParseWHATWG Step = iota
 
 	// DefaultScheme reads an input without a scheme as "http://" + input,
-	// or "http:" + input when it starts with "//" (POWDER, seed 001).
+	// or "http:" + input when it starts with "//" (W3C POWDER).
 	// An input has a scheme when it starts with scheme ":" and what
 	// follows the ":" is not a port: "localhost:8080/x" has none.
 	//	www.example.com -> http://www.example.com/
 	DefaultScheme
 
 	// DecodeAll converts every percent-encoded triplet of the input to
-	// its octet, once, before parsing (POWDER, seed 001). "%" not followed
+	// its octet, once, before parsing (W3C POWDER). "%" not followed
 	// by two hex digits stays a literal "%". The result is written with
 	// "%", space, "\", control characters and non-ASCII octets encoded,
 	// which is what keeps it idempotent. This step merges resources that
@@ -47,12 +47,12 @@ const (
 	DecodeAll
 
 	// PlusToSpace replaces every "+" after the scheme with a space,
-	// after DecodeAll if both are on (POWDER, seed 001).
+	// after DecodeAll if both are on (W3C POWDER).
 	//	http://h/?q=a+b -> http://h/?q=a%20b
 	PlusToSpace
 
 	// ResolveRFC1808 makes NormalizeRef resolve with RFC 1808 §4 instead
-	// of RFC 3986 §5.2 (PDF Web Capture, seed 000, step 1).
+	// of RFC 3986 §5.2 (PDF Reference, "URL Strings", step 1).
 	//	base http://a/b/c/d;p?q, ref ../../../g -> http://a/../g
 	ResolveRFC1808
 
@@ -217,9 +217,12 @@ type Profile struct {
 
 // Predefined profiles. Each follows one of the documents this package was
 // written from (see the README's table); the String method lists the steps.
+// They are values; they are variables only because Go has no struct
+// constants, and a program must not assign to them (LookupProfile and
+// String keep their own copies).
 var (
 	// WebCapture is the canonical form of URLs in PDF Web Capture
-	// content sets (PDF Reference, "URL Strings", seed 000): exactly the
+	// content sets (PDF Reference, "URL Strings"): exactly the
 	// seven steps of the PDF. It changes no percent-encoding ("one and
 	// only one encoding pass") and adds no "/" to an empty path.
 	WebCapture = mustProfile(ResolveRFC1808, RemoveFragment, LowercaseScheme, LowercaseHost,
@@ -240,9 +243,9 @@ var (
 		EncodeToIRI, UppercaseEscapes, DecodeUnreserved, DecodeIUnreserved, NFC, RemoveDots, AddHTTPRootPath)
 
 	// POWDER is the URI canonicalization of the W3C POWDER working group
-	// (seed 001): decode every percent-encoding, "+" to space, default
-	// scheme http, lowercase scheme and host, strip trailing dots from the
-	// host, "/" for an empty path. Its keys are for matching URIs against
+	// (its canonicalization rules): decode every percent-encoding, "+" to
+	// space, default scheme http, lowercase scheme and host, strip
+	// trailing dots from the host, "/" for an empty path. Its keys are for matching URIs against
 	// patterns, NOT for fetching: it merges "%2F" with "/", "+" with
 	// space, "%3F" with "?".
 	POWDER = mustProfile(DefaultScheme, DecodeAll, PlusToSpace, LowercaseScheme, LowercaseHost,
@@ -258,17 +261,21 @@ var (
 	WHATWG = mustProfile(ParseWHATWG)
 )
 
+// namedProfiles holds copies of the predefined profiles, taken at
+// initialization: a program that assigns to canon.RFC3986 (Go has no
+// struct constants to prevent it) changes that variable, not what
+// LookupProfile returns or how String names a profile.
 var namedProfiles = []struct {
 	name string
-	p    *Profile
-}{{"WebCapture", &WebCapture}, {"RFC3986", &RFC3986}, {"IRI", &IRI}, {"POWDER", &POWDER}, {"WHATWG", &WHATWG}}
+	p    Profile
+}{{"WebCapture", WebCapture}, {"RFC3986", RFC3986}, {"IRI", IRI}, {"POWDER", POWDER}, {"WHATWG", WHATWG}}
 
 // LookupProfile returns the predefined profile with the given name,
 // ignoring case: "webcapture", "rfc3986", "iri", "powder" or "whatwg".
 func LookupProfile(name string) (Profile, bool) {
 	for _, np := range namedProfiles {
 		if strings.EqualFold(np.name, name) {
-			return *np.p, true
+			return np.p, true
 		}
 	}
 	return Profile{}, false
@@ -328,13 +335,20 @@ func NewProfile(steps ...Step) (Profile, error) {
 	return p, nil
 }
 
-func mustProfile(steps ...Step) Profile {
+// MustProfile is NewProfile for profiles built from constant steps, in
+// the manner of regexp.MustCompile: it panics if NewProfile returns an
+// error. It is meant for package-level variables:
+//
+//	var crawlKey = canon.MustProfile(append(canon.WHATWG.Steps(), canon.RemoveFragment)...)
+func MustProfile(steps ...Step) Profile {
 	p, err := NewProfile(steps...)
 	if err != nil {
 		panic(err)
 	}
 	return p
 }
+
+func mustProfile(steps ...Step) Profile { return MustProfile(steps...) }
 
 // Has reports whether the profile includes step s.
 func (p Profile) Has(s Step) bool { return s < numSteps && p.steps&(1<<s) != 0 }
@@ -357,7 +371,7 @@ func (p Profile) Steps() []Step {
 func (p Profile) String() string {
 	var b strings.Builder
 	for _, np := range namedProfiles {
-		if *np.p == p {
+		if np.p == p {
 			b.WriteString(np.name)
 			break
 		}

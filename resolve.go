@@ -25,14 +25,14 @@ func Resolve(base, ref string) (string, error) {
 	}
 	b, bshift, f := parseInput(base)
 	if f != nil {
-		return "", toError("Resolve", base, bshift, f)
+		return "", withArg(toError("Resolve", base, bshift, f), "base")
 	}
 	if b.schemeEnd < 0 {
-		return "", toError("Resolve", base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme"))
+		return "", withArg(toError("Resolve", base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme")), "base")
 	}
 	r, rshift, f := parseInput(ref)
 	if f != nil {
-		return "", toError("Resolve", ref, rshift, f)
+		return "", withArg(toError("Resolve", ref, rshift, f), "ref")
 	}
 	return resolve3986(&b, &r), nil
 }
@@ -147,8 +147,8 @@ func appendQueryFragment(dst []byte, query string, hasQuery bool, r *parts) []by
 }
 
 // resolve1808 makes ref absolute against base with the algorithm of
-// RFC 1808 §4, which the PDF Web Capture canonical form cites (seed 000,
-// step 1). It differs from RFC 3986 §5.2: an empty reference keeps the
+// RFC 1808 §4, which the PDF Reference's "URL Strings" cites (step 1).
+// It differs from RFC 3986 §5.2: an empty reference keeps the
 // base's fragment; ";x" keeps the base path ("http://a/b/c/d;x"); a
 // reference whose path starts with "/" is used as is, dots included; and
 // ".." above the root stays ("http://a/../g").
@@ -251,7 +251,7 @@ func normalizeRefWHATWG(base, ref string, p Profile) (string, error) {
 	const op = "NormalizeRef"
 	bkey, err := Normalize(base, Profile{1 << ParseWHATWG}) // no allocation when it is a key
 	if err != nil {
-		return "", relabel(err, op)
+		return "", withArg(relabel(err, op), "base")
 	}
 	in, shift, f := trim(ref)
 	if f == nil {
@@ -260,7 +260,7 @@ func normalizeRefWHATWG(base, ref string, p Profile) (string, error) {
 		}
 	}
 	if f != nil {
-		return "", toError(op, ref, shift, f)
+		return "", withArg(toError(op, ref, shift, f), "ref")
 	}
 	r := preprocessWHATWG(in)
 	if r != in {
@@ -270,24 +270,24 @@ func normalizeRefWHATWG(base, ref string, p Profile) (string, error) {
 	if n := whatwgSchemeLength(r); n >= 0 {
 		bn := whatwgSchemeLength(bkey)
 		if !kindOf(bkey[:bn]).special() || !strings.EqualFold(r[:n], bkey[:bn]) {
-			key, err := Normalize(r, p) // an absolute URL: the base plays no part
-			return key, relabel(err, op)
+			key, err := Normalize(ref, p) // an absolute URL: the base plays no part
+			return key, withArg(relabel(err, op), "ref")
 		}
 		rest = r[n+1:] // "http:foo" against an http base is relative
 	}
 	var b parts
 	if f := b.parse(bkey, syntaxWHATWG); f != nil {
-		return "", toError(op, base, 0, f) // cannot happen: bkey is a key
+		return "", withArg(toError(op, base, 0, f), "base") // cannot happen: bkey is a key
 	}
 	abs, f := resolveWHATWG(&b, rest, r)
 	if f != nil {
 		if shift < 0 {
 			f.off = -1
 		}
-		return "", toError(op, ref, max(shift, 0), f)
+		return "", withArg(toError(op, ref, max(shift, 0), f), "ref")
 	}
 	key, err := Normalize(abs, p)
-	return key, relabel(err, op)
+	return key, withArg(relabel(err, op), "resolved")
 }
 
 // whatwgSchemeLength returns the length of the scheme of s as the
