@@ -253,9 +253,10 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	if k < n { // s[k] == '#'
 		if p.Has(RemoveFragment) {
 			// The fragment goes, but a control character in it is
-			// still an error (Parse).
+			// still an error (Parse), and under ParseWHATWG so is
+			// invalid UTF-8: the engine's to report.
 			for j := k + 1; j < n; j++ {
-				if s[j] < ' ' {
+				if s[j] < ' ' || s[j] >= 0x80 && p.Has(ParseWHATWG) {
 					return dst[:base], 0, false
 				}
 			}
