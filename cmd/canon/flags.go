@@ -20,7 +20,9 @@ type config struct {
 	unique       bool
 	count        bool
 	skipInvalid  bool
+	quiet        bool
 	progress     bool
+	progressSet  bool // -progress given, either way: no terminal check
 	workers      int
 	file         string
 	equal        bool
@@ -29,9 +31,16 @@ type config struct {
 	urls         []string
 }
 
+// errHelp is parseFlags's error when it has printed what the user asked
+// for (-h) or the flag package's complaint: nothing more to print.
 var errHelp = errors.New("help")
 
+// usageText comes before the flag list in "canon -h". doc.go says the
+// same at more length: keep the two in step (TestDocListsFlags checks
+// the flag names).
 const usageText = `usage: canon [flags] [URL ...]
+       canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
+       canon -list-profiles
 
 canon prints the canonical key of each URL given as an argument, or of each
 line of standard input (or -f FILE), one output line per input line, in
@@ -48,52 +57,99 @@ Examples:
   canon -format tsv < links.txt | sort -t$'\t' -k2   # input and key, by key
   canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
 
-A line that fails gives "line N: error" on standard error and, in text
-format, an empty output line, so that output stays aligned with input
-(-skip-invalid drops it). Exit status: 0 all lines normalized, 1 some line
-failed (or -equal: different), 2 usage or I/O error.
+Input: one URL per line; a CR before the LF and a missing final newline
+are fine. A blank line (empty, or only spaces, tabs, CR, VT or FF) is not
+a URL: it has no key, is not resolved against -base and is not a failure.
+It gives an empty line in text format, the input and an empty key in tsv,
+{"in":INPUT,"blank":true} in jsonl; -u and -skip-invalid drop it.
+
+Formats (-format):
+  text   the key (-u -c: the count, right-aligned in 7 columns, a space, the key)
+  tsv    the input, TAB, the key (-u -c: the count and a TAB first); a TAB
+         or CR inside the input is written as a space in the input field,
+         which is then not byte for byte the input, but the columns hold
+  jsonl  {"in":INPUT,"out":KEY} (-u -c: and "count":N); a failure is
+         {"in":INPUT,"line":N,"error":MESSAGE,"kind":KIND,"component":NAME,
+         "offset":N}: KIND is the library's sentinel error, one of
+         ErrRelative, ErrInvalidEscape, ErrInvalidHost, ErrInvalidPort,
+         ErrInvalidScheme, ErrInvalidChar, ErrTooLong; NAME one of url,
+         scheme, userinfo, host, port, path, query, fragment; offset, the
+         byte offset in INPUT of the text the error points at, is left out
+         when it has none; INPUT is "" for a line over 4 MiB, not kept.
+         Invalid UTF-8 in a string is written as U+FFFD.
+
+A line that fails gives "line N: component: reason (at "rest")" on standard
+error (not with -q), a password in it written as xxxxx, and an output line
+with an empty key, so that output stays aligned with input (-skip-invalid
+drops it); "canon: F of N lines failed" ends standard error.
+
+Exit status: 0 every line normalized or blank (-equal: the same key), 1
+some line failed (-equal: different keys), 2 usage error (a bad -base too)
+or I/O error.
 
 Flags:
 `
 
-func parseFlags(args []string, stderr io.Writer) (*config, int, error) {
-	cfg := &config{}
+// newFlagSet defines the command's flags on a new FlagSet that stores
+// them in cfg; profile and steps receive -profile and -steps.
+func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs := flag.NewFlagSet("canon", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		io.WriteString(stderr, usageText)
-		fs.PrintDefaults()
-	}
-	profile := "rfc3986"
-	fs.StringVar(&profile, "profile", profile, "profile: rfc3986, iri, webcapture, powder, whatwg (see -list-profiles)")
-	fs.StringVar(&profile, "p", profile, "shorthand for -profile")
-	steps := fs.String("steps", "", "add or remove steps, comma-separated: +Step or -Step (e.g. +RemoveFragment)")
-	fs.StringVar(&cfg.base, "base", "", "resolve each URL against this base URL before normalizing")
-	fs.StringVar(&cfg.format, "format", "text", "output format: text (the key), tsv (input TAB key), jsonl")
+	*profile = "rfc3986"
+	fs.StringVar(profile, "profile", *profile, "the profile, by `name`: rfc3986, iri, webcapture, powder or whatwg (see -list-profiles)")
+	fs.StringVar(profile, "p", *profile, "shorthand for -profile `name`")
+	fs.StringVar(steps, "steps", "", "add steps to the profile or remove them: a comma-separated `list` of +Step or -Step\n(e.g. +RemoveFragment; the names are in -list-profiles)")
+	fs.StringVar(&cfg.base, "base", "", "resolve each line against the base `URL` (by the profile's rule) before normalizing;\na base that is not a valid absolute URL is a usage error (exit 2)")
+	fs.StringVar(&cfg.format, "format", "text", "output `format`: text (the key), tsv (input TAB key) or jsonl (see above)")
 	fs.BoolVar(&cfg.unique, "u", false, "print each key once, in order of first occurrence (memory grows with distinct keys)")
 	fs.BoolVar(&cfg.count, "c", false, "with -u: prefix each key with its number of occurrences, as uniq -c")
-	fs.BoolVar(&cfg.skipInvalid, "skip-invalid", false, "print nothing for a line that fails (default: an empty line in text format)")
-	fs.BoolVar(&cfg.progress, "progress", false, "report progress on standard error (default: only when it is a terminal)")
-	fs.IntVar(&cfg.workers, "j", runtime.NumCPU(), "number of worker goroutines")
-	fs.StringVar(&cfg.file, "f", "", "read URLs from this file instead of standard input")
+	fs.BoolVar(&cfg.skipInvalid, "skip-invalid", false, "print nothing for a line that has no key, failed or blank\n(default: an output line with an empty key, which keeps output aligned with input)")
+	fs.BoolVar(&cfg.quiet, "q", false, "do not report each failing line on standard error; the summary line stays")
+	fs.BoolVar(&cfg.progress, "progress", false, "report lines, lines/s and failures on standard error: on a terminal, a line rewritten\nin place; elsewhere, a plain line a second and one at the end (default: on when\nstandard error is a terminal; -progress=false turns it off there)")
+	fs.IntVar(&cfg.workers, "j", runtime.NumCPU(), "normalize on `N` worker goroutines, one a core by default; the output keeps input order")
+	fs.StringVar(&cfg.file, "f", "", "read URLs from `FILE` instead of standard input (\"-\": standard input)")
 	fs.BoolVar(&cfg.equal, "equal", false, "with two URL arguments: exit 0 if they have the same key, 1 if not")
-	fs.BoolVar(&cfg.listProfiles, "list-profiles", false, "print each profile with its steps")
+	fs.BoolVar(&cfg.listProfiles, "list-profiles", false, "print each profile with its steps, and the step names")
 	fs.BoolVar(&cfg.version, "version", false, "print the version")
+	return fs
+}
+
+// parseFlags parses args. On -h it prints the usage on stdout and returns
+// errHelp with exit status 0; on a flag the flag package rejects, it
+// prints one line on stderr and returns errHelp with status 2; any other
+// error is for the caller to print.
+func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
+	cfg := &config{}
+	var profile, steps string
+	fs := newFlagSet(cfg, &profile, &steps)
+	// The flag package prints its complaint and then the whole usage on
+	// the same writer; a mistyped flag should cost one line on stderr,
+	// and asked-for help belongs on stdout, so canon prints both itself.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			io.WriteString(stdout, usageText)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
 			return nil, exitOK, errHelp
 		}
-		return nil, exitUsage, errHelp // the flag package has said why
+		fmt.Fprintf(stderr, "canon: %v (see canon -h)\n", err)
+		return nil, exitUsage, errHelp
 	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "progress" {
+			cfg.progressSet = true
+		}
+	})
 	cfg.urls = fs.Args()
 	p, ok := canon.LookupProfile(profile)
 	if !ok {
 		return nil, exitUsage, fmt.Errorf("unknown profile %q (see -list-profiles)", profile)
 	}
 	cfg.profileName = strings.ToLower(profile)
-	if *steps != "" {
+	if steps != "" {
 		var err error
-		if p, err = applySteps(p, *steps); err != nil {
+		if p, err = applySteps(p, steps); err != nil {
 			return nil, exitUsage, err
 		}
 	}
@@ -115,7 +171,32 @@ func parseFlags(args []string, stderr io.Writer) (*config, int, error) {
 	if cfg.file != "" && len(cfg.urls) > 0 {
 		return nil, exitUsage, errors.New("-f and URL arguments cannot be used together")
 	}
+	if cfg.base != "" {
+		if err := checkBase(cfg.base, p); err != nil {
+			return nil, exitUsage, fmt.Errorf("-base: %s", errorText(err))
+		}
+	}
 	return cfg, exitOK, nil
+}
+
+// checkBase returns why base cannot serve as a base URL under p, or nil.
+// Without this check a bad base would fail every relative line, each
+// with the same error, after reading the whole input.
+//
+// It checks what NormalizeRef needs of a base, not the base's key: a base
+// whose normal form fails (say "%zz" in its query, under RFC 3986) still
+// resolves most references, which replace that part. So the base is
+// normalized with no steps, which checks its syntax and requires a
+// scheme (NormalizeRef does too, even under POWDER, which adds one to an
+// input), or, for a profile that parses as browsers do, with ParseWHATWG
+// alone, which is how NormalizeRef reads the base then.
+func checkBase(base string, p canon.Profile) error {
+	var bp canon.Profile // no steps
+	if p.Has(canon.ParseWHATWG) {
+		bp, _ = canon.NewProfile(canon.ParseWHATWG)
+	}
+	_, err := canon.Normalize(base, bp)
+	return err
 }
 
 // stepAliases are short names the -steps flag accepts besides the Step names.

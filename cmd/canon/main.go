@@ -1,12 +1,3 @@
-// Command canon prints the canonical form of URLs: a Unix filter for
-// crawl pipelines.
-//
-//	canon [flags] [URL ...]
-//
-// With URL arguments it normalizes those; otherwise it reads one URL per
-// line from standard input (or from -f FILE) and writes one line per
-// input line, in input order, streaming with bounded memory. Run
-// "canon -h" for the flags and examples.
 package main
 
 import (
@@ -34,7 +25,7 @@ const (
 )
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cfg, code, err := parseFlags(args, stderr)
+	cfg, code, err := parseFlags(args, stdout, stderr)
 	if err != nil {
 		if err != errHelp {
 			fmt.Fprintln(stderr, "canon:", err)

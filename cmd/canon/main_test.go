@@ -74,7 +74,7 @@ func TestFormats(t *testing.T) {
 		{[]string{"-format", "text", "-skip-invalid"}, "http://a/x\n"},
 		{[]string{"-format", "tsv"}, "HTTP://A/x\thttp://a/x\nhttp://h:8x/\t\n"},
 		{[]string{"-format", "jsonl"}, `{"in":"HTTP://A/x","out":"http://a/x"}` + "\n" +
-			`{"in":"http://h:8x/","error":"canon.AppendNormalized(\"http://h:8x/\"): port: invalid character (at \"x/\")"}` + "\n"},
+			`{"in":"http://h:8x/","line":2,"error":"port: invalid character (at \"x/\")","kind":"ErrInvalidPort","component":"port","offset":10}` + "\n"},
 	}
 	for _, tc := range cases {
 		out, errOut, code := canonCmd(t, in, tc.args...)

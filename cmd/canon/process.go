@@ -29,15 +29,23 @@ import (
 // anything kept longer (the -u keys and inputs) is cloned.
 type batch struct {
 	seq    int
-	data   []byte   // whole lines, each ending in "\n" except perhaps the last
-	mapEnd int      // for a mapped input, where data ends in the mapping; else 0
-	long   bool     // the batch is one line longer than canon.MaxLength, not kept
-	nlines int      // the number of lines
-	lines  []string // -u: the lines of data, without line endings
-	keys   []string // -u: the key of each line, "" when it failed
-	out    []byte   // rendered output (not in -u mode)
-	errAt  []int    // the index in the batch of each failing line
-	errs   []string // and its error; the writer, which knows line numbers, prints them
+	data   []byte      // whole lines, each ending in "\n" except perhaps the last
+	mapEnd int         // for a mapped input, where data ends in the mapping; else 0
+	long   bool        // the batch is one line longer than canon.MaxLength, not kept
+	nlines int         // the number of lines
+	lines  []string    // -u: the lines of data, without line endings
+	keys   []string    // -u: the key of each line, "" when it failed or is blank
+	out    []byte      // rendered output (not in -u mode)
+	errAt  []int       // the index in the batch of each failing line
+	errs   []lineError // and its error; the writer, which knows line numbers, prints them
+	nums   []lineRef   // -format jsonl: where out lacks the line number of a failure
+}
+
+// A lineRef is a place in batch.out where the writer inserts the number
+// of a line: only it knows where the batch starts in the input.
+type lineRef struct {
+	at   int // offset in out
+	line int // index of the line in the batch
 }
 
 // batchBytes is the size of the reads, and so of most batches.
@@ -49,7 +57,7 @@ var batchPool = sync.Pool{New: func() any { return new(batch) }}
 
 func newBatch(seq int) *batch {
 	b := batchPool.Get().(*batch)
-	*b = batch{seq: seq, data: b.data[:0], lines: b.lines[:0], keys: b.keys[:0], out: b.out[:0], errAt: b.errAt[:0], errs: b.errs[:0]}
+	*b = batch{seq: seq, data: b.data[:0], lines: b.lines[:0], keys: b.keys[:0], out: b.out[:0], errAt: b.errAt[:0], errs: b.errs[:0], nums: b.nums[:0]}
 	return b
 }
 
@@ -186,7 +194,9 @@ func newOutput(cfg *config, stdout, stderr io.Writer) *output {
 }
 
 func (w *output) write(b *batch) {
-	if len(b.errs) > 0 {
+	if len(b.errs) > 0 && !w.cfg.quiet {
+		// Flushed first, so that a terminal shows each error after the
+		// output of the lines before it.
 		w.out.Flush()
 		w.prog.clear()
 		w.msg = w.msg[:0]
@@ -194,14 +204,24 @@ func (w *output) write(b *batch) {
 			w.msg = append(w.msg, "line "...)
 			w.msg = strconv.AppendInt(w.msg, int64(w.lines+b.errAt[i]+1), 10)
 			w.msg = append(w.msg, ": "...)
-			w.msg = append(w.msg, e...)
+			w.msg = append(w.msg, e.msg...)
 			w.msg = append(w.msg, '\n')
 		}
 		w.stderr.Write(w.msg)
 	}
-	if w.uniq != nil {
+	switch {
+	case w.uniq != nil:
 		w.uniq.add(w.cfg, b, w.out)
-	} else {
+	case len(b.nums) > 0:
+		var num [20]byte
+		prev := 0
+		for _, r := range b.nums {
+			w.out.Write(b.out[prev:r.at])
+			w.out.Write(strconv.AppendInt(num[:0], int64(w.lines+r.line+1), 10))
+			prev = r.at
+		}
+		w.out.Write(b.out[prev:])
+	default:
 		w.out.Write(b.out)
 	}
 	w.lines += b.nlines
@@ -221,7 +241,7 @@ func (w *output) finish(readErr error) int {
 		w.uniq.writeCounts(w.cfg, w.out)
 	}
 	werr := w.out.Flush()
-	w.prog.clear()
+	w.prog.finish(w.lines, w.failed)
 	if readErr != nil {
 		fmt.Fprintln(w.stderr, "canon: reading input:", readErr)
 		return exitProblem
@@ -359,16 +379,13 @@ func sendAndCarry(b *batch, rest []byte, next func() *batch, send func(*batch)) 
 	return nb
 }
 
-// errLineTooLong is the error of a line longer than canon.MaxLength.
-var errLineTooLong = fmt.Errorf("line longer than %d bytes", canon.MaxLength)
-
 // normalizeBatch normalizes the lines of b.data into b.out (or b.keys
 // for -u). The input strings share b.data's bytes: they must not outlive
 // the batch.
 func normalizeBatch(cfg *config, b *batch) {
 	if b.long {
 		b.nlines = 1
-		b.handle(cfg, 0, "", "", errLineTooLong)
+		b.fail(cfg, 0, "", errLineTooLong)
 		return
 	}
 	fastText := !cfg.unique && cfg.format == "text" && cfg.base == ""
@@ -388,10 +405,16 @@ func normalizeBatch(cfg *config, b *batch) {
 		if len(line) > canon.MaxLength {
 			// Fail it as the reader fails longer lines, without
 			// quoting 4 MiB of input in the error.
-			b.handle(cfg, i, "", "", errLineTooLong)
+			b.fail(cfg, i, "", errLineTooLong)
 			continue
 		}
 		in := unsafe.String(unsafe.SliceData(line), len(line))
+		if isBlank(line) {
+			// Not a URL, and so not a failure; nor an empty reference
+			// that -base would resolve to the base itself.
+			b.blank(cfg, in)
+			continue
+		}
 		var key string
 		var err error
 		switch {
@@ -414,30 +437,94 @@ func normalizeBatch(cfg *config, b *batch) {
 				}
 			}
 		}
-		b.handle(cfg, i, in, key, err)
+		if err != nil {
+			b.fail(cfg, i, in, newLineError(in, err))
+			continue
+		}
+		if cfg.unique {
+			b.lines = append(b.lines, in)
+			b.keys = append(b.keys, key)
+			continue
+		}
+		b.out = render(b.out, cfg, in, key, 0)
 	}
 }
 
-// handle records the result for line i of b, except a key that
-// normalizeBatch wrote to b.out itself.
-func (b *batch) handle(cfg *config, i int, in, key string, err error) {
-	if err != nil {
-		b.errAt = append(b.errAt, i)
-		b.errs = append(b.errs, err.Error())
+// isBlank reports whether line is empty or only ASCII white space. The
+// first byte decides for almost every line.
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		switch c {
+		case ' ', '\t', '\r', '\v', '\f':
+		default:
+			return false
+		}
 	}
-	if cfg.unique {
+	return true
+}
+
+// fail records that line i of b, whose input is in, failed with e.
+func (b *batch) fail(cfg *config, i int, in string, e lineError) {
+	b.errAt = append(b.errAt, i)
+	b.errs = append(b.errs, e)
+	switch {
+	case cfg.unique:
+		// The key "" keeps the line out of the set.
 		b.lines = append(b.lines, in)
-		b.keys = append(b.keys, key)
-		return
+		b.keys = append(b.keys, "")
+	case cfg.skipInvalid:
+	case cfg.format == "jsonl":
+		dst := append(b.out, `{"in":`...)
+		dst = appendJSONString(dst, in)
+		dst = append(dst, `,"line":`...)
+		b.nums = append(b.nums, lineRef{at: len(dst), line: i})
+		dst = append(dst, `,"error":`...)
+		dst = appendJSONString(dst, e.msg)
+		dst = append(dst, `,"kind":`...)
+		dst = appendJSONString(dst, e.kind)
+		if e.component != "" {
+			dst = append(dst, `,"component":`...)
+			dst = appendJSONString(dst, e.component)
+		}
+		if e.offset >= 0 {
+			dst = append(dst, `,"offset":`...)
+			dst = strconv.AppendInt(dst, int64(e.offset), 10)
+		}
+		b.out = append(dst, "}\n"...)
+	default:
+		// An empty key, so that the output stays aligned with the input.
+		b.out = renderNoKey(b.out, cfg, in)
 	}
-	b.out = render(b.out, cfg, in, key, err, 0)
 }
 
-// render appends the output line for one input; count > 0 adds the -c count.
-func render(dst []byte, cfg *config, in, key string, err error, count int) []byte {
-	if err != nil && cfg.skipInvalid {
-		return dst
+// blank records a blank input line, in: no key, and no failure.
+func (b *batch) blank(cfg *config, in string) {
+	switch {
+	case cfg.unique:
+		b.lines = append(b.lines, in)
+		b.keys = append(b.keys, "")
+	case cfg.skipInvalid:
+	case cfg.format == "jsonl":
+		b.out = append(b.out, `{"in":`...)
+		b.out = appendJSONString(b.out, in)
+		b.out = append(b.out, `,"blank":true}`+"\n"...)
+	default:
+		b.out = renderNoKey(b.out, cfg, in)
 	}
+}
+
+// renderNoKey appends the text or tsv line for an input without a key.
+func renderNoKey(dst []byte, cfg *config, in string) []byte {
+	if cfg.format == "tsv" {
+		dst = appendTSVField(dst, in)
+		dst = append(dst, '\t')
+	}
+	return append(dst, '\n')
+}
+
+// render appends the output line for an input and its key; count > 0
+// adds the -c count.
+func render(dst []byte, cfg *config, in, key string, count int) []byte {
 	switch cfg.format {
 	case "text":
 		if count > 0 {
@@ -456,13 +543,8 @@ func render(dst []byte, cfg *config, in, key string, err error, count int) []byt
 	case "jsonl":
 		dst = append(dst, `{"in":`...)
 		dst = appendJSONString(dst, in)
-		if err != nil {
-			dst = append(dst, `,"error":`...)
-			dst = appendJSONString(dst, err.Error())
-		} else {
-			dst = append(dst, `,"out":`...)
-			dst = appendJSONString(dst, key)
-		}
+		dst = append(dst, `,"out":`...)
+		dst = appendJSONString(dst, key)
 		if count > 0 {
 			dst = append(dst, `,"count":`...)
 			dst = strconv.AppendInt(dst, int64(count), 10)
@@ -535,7 +617,7 @@ func (u *uniqueKeys) add(cfg *config, b *batch, out *bufio.Writer) {
 	var buf []byte
 	for i, k := range b.keys {
 		if k == "" {
-			continue // failed: reported on stderr
+			continue // failed (reported on stderr) or blank
 		}
 		if j, ok := u.index[k]; ok {
 			u.counts[j]++
@@ -552,7 +634,7 @@ func (u *uniqueKeys) add(cfg *config, b *batch, out *bufio.Writer) {
 			}
 			continue
 		}
-		buf = render(buf[:0], cfg, b.lines[i], k, nil, 0)
+		buf = render(buf[:0], cfg, b.lines[i], k, 0)
 		out.Write(buf)
 	}
 }
@@ -564,29 +646,45 @@ func (u *uniqueKeys) writeCounts(cfg *config, out *bufio.Writer) {
 		if cfg.format != "text" {
 			in = u.inputs[j]
 		}
-		buf = render(buf[:0], cfg, in, k, nil, u.counts[j])
+		buf = render(buf[:0], cfg, in, k, u.counts[j])
 		out.Write(buf)
 	}
 }
 
-// progress reports lines, lines/s and failures on standard error, at most
-// four times a second, and erases its line at the end.
+// progress reports lines, lines/s and failures on standard error. On a
+// terminal it rewrites one line in place, at most four times a second,
+// and erases it at the end. Anywhere else - a log file, a pipe - escape
+// sequences and carriage returns would be garbage, so it writes a plain
+// line at most once a second, and a last one with the totals.
 type progress struct {
 	w       io.Writer
 	on      bool
+	tty     bool // w is a terminal
 	start   time.Time
-	last    time.Time
-	printed bool
+	last    time.Time // of the last report
+	printed bool      // a line is on the terminal, to erase before other output
+	buf     []byte
 }
 
 func newProgress(cfg *config, stderr io.Writer) *progress {
-	p := &progress{w: stderr, on: cfg.progress, start: time.Now()}
-	if f, ok := stderr.(*os.File); ok && !p.on {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			p.on = true
-		}
+	p := &progress{w: stderr, start: time.Now(), tty: isTerminal(stderr)}
+	// On by default on a terminal only; "-progress=false" turns it off
+	// there too.
+	p.on = cfg.progress || (p.tty && !cfg.progressSet)
+	if !p.tty {
+		p.last = p.start // the first line after a second, not at once
 	}
 	return p
+}
+
+// isTerminal reports whether w is a character device, as a terminal is.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func (p *progress) update(lines, failed int) {
@@ -594,15 +692,45 @@ func (p *progress) update(lines, failed int) {
 		return
 	}
 	now := time.Now()
-	if now.Sub(p.last) < 250*time.Millisecond {
+	every := time.Second
+	if p.tty {
+		every = 250 * time.Millisecond
+	}
+	if now.Sub(p.last) < every {
 		return
 	}
 	p.last = now
-	rate := float64(lines) / now.Sub(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r\033[K%d lines, %.0f lines/s, %d failed", lines, rate, failed)
-	p.printed = true
+	p.report(now, lines, failed)
 }
 
+// report writes the progress line for now.
+func (p *progress) report(now time.Time, lines, failed int) {
+	b := p.buf[:0]
+	if p.tty {
+		b = append(b, "\r\033[K"...)
+	} else {
+		b = append(b, "canon: "...)
+	}
+	b = strconv.AppendInt(b, int64(lines), 10)
+	b = append(b, " lines, "...)
+	rate := 0.0
+	if d := now.Sub(p.start).Seconds(); d > 0 {
+		rate = float64(lines) / d
+	}
+	b = strconv.AppendFloat(b, rate, 'f', 0, 64)
+	b = append(b, " lines/s, "...)
+	b = strconv.AppendInt(b, int64(failed), 10)
+	b = append(b, " failed"...)
+	if p.tty {
+		p.printed = true
+	} else {
+		b = append(b, '\n')
+	}
+	p.w.Write(b)
+	p.buf = b
+}
+
+// clear erases the progress line from the terminal before other output.
 func (p *progress) clear() {
 	if p.printed {
 		io.WriteString(p.w, "\r\033[K")
@@ -610,28 +738,44 @@ func (p *progress) clear() {
 	}
 }
 
+// finish ends the report: it erases the terminal's line, or writes the
+// totals as a last plain line.
+func (p *progress) finish(lines, failed int) {
+	switch {
+	case !p.on:
+	case p.tty:
+		p.clear()
+	default:
+		p.report(time.Now(), lines, failed)
+	}
+}
+
+// runEqual implements -equal: exit 0 when the two URLs have the same key.
 func runEqual(cfg *config, stdout, stderr io.Writer) int {
-	a, b := cfg.urls[0], cfg.urls[1]
-	if cfg.base != "" {
-		// Each is resolved by the profile's own rule (RFC 1808 for
-		// WebCapture, the WHATWG URL Standard for whatwg), as -base does
-		// for a list.
+	var keys [2]string
+	for i, u := range cfg.urls[:2] {
+		which := [2]string{"first URL", "second URL"}[i]
 		var err error
-		if a, err = canon.NormalizeRef(cfg.base, a, cfg.profile); err != nil {
-			fmt.Fprintln(stderr, "canon:", err)
+		switch {
+		case strings.TrimLeft(u, " \t\r\v\f") == "":
+			// As in a list, a blank is not a URL - not even, with
+			// -base, the base itself.
+			fmt.Fprintf(stderr, "canon: -equal: %s is blank\n", which)
 			return exitUsage
+		case cfg.base != "":
+			// Each is resolved by the profile's own rule (RFC 1808 for
+			// WebCapture, the WHATWG URL Standard for whatwg), as -base
+			// does for a list.
+			keys[i], err = canon.NormalizeRef(cfg.base, u, cfg.profile)
+		default:
+			keys[i], err = canon.Normalize(u, cfg.profile)
 		}
-		if b, err = canon.NormalizeRef(cfg.base, b, cfg.profile); err != nil {
-			fmt.Fprintln(stderr, "canon:", err)
+		if err != nil {
+			fmt.Fprintf(stderr, "canon: -equal: %s: %s\n", which, errorText(err))
 			return exitUsage
 		}
 	}
-	eq, err := canon.Equal(a, b, cfg.profile)
-	if err != nil {
-		fmt.Fprintln(stderr, "canon:", err)
-		return exitUsage
-	}
-	if eq {
+	if keys[0] == keys[1] {
 		return exitOK
 	}
 	return exitFailed

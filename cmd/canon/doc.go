@@ -1,0 +1,135 @@
+// Canon prints the canonical form (the key) of URLs: a Unix filter for
+// crawl pipelines, built on package github.com/seed15588f71/canon.
+//
+// Usage:
+//
+//	canon [flags] [URL ...]
+//	canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
+//	canon -list-profiles
+//
+// With URL arguments canon normalizes those; otherwise it reads one URL
+// per line from standard input (or from -f FILE) and writes one line per
+// input line, in input order, streaming with bounded memory (except -u).
+// A CR before the LF, a missing final newline and lines of any length
+// are handled; a line longer than canon.MaxLength (4 MiB) fails. "canon -h"
+// prints a summary of what follows.
+//
+// The flags are:
+//
+//	-p name, -profile name
+//		The profile: rfc3986 (the default), iri, webcapture, powder or
+//		whatwg. -list-profiles shows the steps of each.
+//	-steps list
+//		Add steps to the profile or remove them: a comma-separated list
+//		of +Step or -Step, e.g. +RemoveFragment ("+nofragment" for
+//		short). The step names are in -list-profiles.
+//	-base URL
+//		Resolve each line against the base URL, by the profile's rule
+//		(RFC 3986, RFC 1808 for webcapture, the WHATWG URL Standard for
+//		whatwg), before normalizing it. The base is checked first: one
+//		that is not a valid absolute URL (a bad port or host, no
+//		scheme) is a usage error, reported once before any input is
+//		read.
+//	-format format
+//		The output format: text (the default), tsv or jsonl; see
+//		Formats.
+//	-u
+//		Print each key once, in order of first occurrence. Memory grows
+//		with the number of distinct keys.
+//	-c
+//		With -u: prefix each key with its number of occurrences, as
+//		uniq -c does; the keys come at the end of the input.
+//	-skip-invalid
+//		Print nothing for a line that has no key, a failed or a blank
+//		one. By default such a line gives an output line with an empty
+//		key, which keeps output aligned with input.
+//	-q
+//		Do not report each failing line on standard error. The summary
+//		line at the end stays.
+//	-progress
+//		Report lines, lines/s and failures on standard error: on a
+//		terminal as one line rewritten in place, four times a second;
+//		elsewhere (a log file, a pipe) as a plain line once a second and
+//		a last one with the totals, without carriage returns or escape
+//		sequences. It is on by default when standard error is a
+//		terminal; -progress=false turns it off there.
+//	-j N
+//		Normalize on N worker goroutines (by default, one per core). The
+//		output keeps input order.
+//	-f FILE
+//		Read URLs from FILE instead of standard input ("-" is standard
+//		input). It cannot be combined with URL arguments.
+//	-equal
+//		With two URL arguments: exit 0 if they have the same key, 1 if
+//		not, 2 if either fails or is blank.
+//	-list-profiles
+//		Print each profile with its steps, and the step names.
+//	-version
+//		Print the version.
+//	-h, -help
+//		Print the usage on standard output.
+//
+// # Formats
+//
+// text: the key. With -u -c, the count right-aligned in 7 columns, a
+// space and the key.
+//
+// tsv: the input, a TAB and the key; with -u -c, the count and a TAB
+// come first. A TAB or a CR inside the input is written as a space in
+// the input field (an LF cannot occur inside a line), so that the
+// columns always hold; that field is then not byte for byte the input.
+//
+// jsonl: one JSON object per line. For a key,
+//
+//	{"in":INPUT,"out":KEY}
+//
+// with "count":N added under -u -c. For a failure,
+//
+//	{"in":INPUT,"line":N,"error":MESSAGE,"kind":KIND,"component":NAME,"offset":N}
+//
+// where MESSAGE is the text that standard error shows after "line N: ",
+// KIND names the library's sentinel error (ErrRelative, ErrInvalidEscape,
+// ErrInvalidHost, ErrInvalidPort, ErrInvalidScheme, ErrInvalidChar or
+// ErrTooLong), NAME is the component the problem is in (url, scheme,
+// userinfo, host, port, path, query or fragment) and offset, the byte
+// offset in INPUT of the text the message quotes after "at", is left out
+// when the problem has no such place (say, a part of the URL that -base
+// resolution made). INPUT is "" for a line longer than canon.MaxLength,
+// which is not kept. Invalid UTF-8 in a string is written as U+FFFD.
+//
+// # Blank lines
+//
+// A blank line, empty or holding only spaces, TABs, CRs, VTs or FFs, is
+// not a URL: it has no key, is not a failure (it leaves the exit status
+// alone) and is not resolved against -base (as an empty reference would
+// be, to the base itself). It gives an empty line in text format, the
+// input and an empty key in tsv, and {"in":INPUT,"blank":true} in jsonl;
+// -u and -skip-invalid drop it.
+//
+// # Errors and exit status
+//
+// A line that fails gives
+//
+//	line N: component: reason (at "rest")
+//
+// on standard error (not with -q), for example
+// `line 5: port: invalid character (at "x/")`, and, unless -skip-invalid,
+// an output line with an empty key. A password in the input is written
+// as xxxxx in error text. When any line failed, "canon: F of N lines
+// failed" ends standard error.
+//
+// The exit status is 0 when every line was normalized or blank (-equal:
+// the two keys are the same), 1 when some line failed (-equal: the keys
+// differ), and 2 on a usage error, a bad -base among them, or an I/O
+// error.
+//
+// # Examples
+//
+//	canon 'HTTP://Example.COM:80/a/./b/../c'          # http://example.com/a/c
+//	canon -p iri 'http://xn--rsum-bpad.example/'      # http://résumé.example/
+//	canon -base https://example.com/dir/ '../x' 'y?q'  # resolve, then normalize
+//	canon -p whatwg -base https://example.com/dir/ 'a\b'  # as a browser reads a link
+//	canon -u -c < links.txt | sort -rn | head          # most repeated URLs
+//	canon -format tsv < links.txt | sort -t$'\t' -k2   # input and key, by key
+//	canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
+package main
