@@ -98,6 +98,11 @@ var contenders = []contender{
 		k, err := canon.Resolve(base, u)
 		return k, err == nil
 	}},
+	{"canon-WHATWG", canonProfile(canon.WHATWG)},
+	{"canon-WHATWG-ref", func(u string) (string, bool) {
+		k, err := canon.NormalizeRef(base, u, canon.WHATWG)
+		return k, err == nil
+	}},
 	{"neturl-Parse-String", func(u string) (string, bool) {
 		p, err := url.Parse(u)
 		if err != nil {
@@ -184,7 +189,7 @@ func TestMessyRecovery(t *testing.T) {
 		},
 	}
 	for _, c := range contenders {
-		if c.name == "copy" || c.name == "lowercase-loop" || c.name == "canon-Resolve" || c.name == "neturl-ResolveReference" {
+		if c.name == "copy" || c.name == "lowercase-loop" || c.name == "canon-Resolve" || c.name == "neturl-ResolveReference" || c.name == "canon-WHATWG-ref" {
 			continue
 		}
 		recovered, eligible, missed, cleanFail := 0, 0, 0, 0
@@ -217,7 +222,7 @@ func TestMessyRecovery(t *testing.T) {
 // TestCorpusIdempotence checks Normalize(Normalize(x)) == Normalize(x) on
 // every URL of real.txt and messy.txt for every profile.
 func TestCorpusIdempotence(t *testing.T) {
-	for _, p := range []canon.Profile{canon.WebCapture, canon.RFC3986, canon.IRI, canon.POWDER} {
+	for _, p := range []canon.Profile{canon.WebCapture, canon.RFC3986, canon.IRI, canon.POWDER, canon.WHATWG} {
 		bad, failed, n := 0, 0, 0
 		for _, name := range []string{"real", "messy"} {
 			for _, u := range corpus(t, name) {
