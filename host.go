@@ -162,16 +162,7 @@ func needsView[T string | []byte](h T) bool {
 // every profile, as "http://0x7f.1/" is.
 func hostView(h string) string {
 	if strings.IndexByte(h, '%') >= 0 {
-		b := make([]byte, 0, len(h))
-		for k := 0; k < len(h); k++ {
-			if h[k] == '%' && validEscape(h, k) {
-				b = append(b, unhex(h[k+1])<<4|unhex(h[k+2]))
-				k += 2
-				continue
-			}
-			b = append(b, h[k])
-		}
-		h = string(b)
+		h = string(percentDecode(h))
 	}
 	if !needsView(h) {
 		return h

@@ -109,6 +109,22 @@ func appendEscaped(dst []byte, b byte) []byte {
 	return append(dst, '%', upperHex[b>>4], upperHex[b&15])
 }
 
+// percentDecode returns a copy of s with every valid triplet decoded
+// ("percent-decode", RFC 3986 §2.1; the WHATWG URL Standard's, which
+// leaves a "%" that starts no triplet as it is).
+func percentDecode(s string) []byte {
+	b := make([]byte, 0, len(s))
+	for k := 0; k < len(s); k++ {
+		if s[k] == '%' && validEscape(s, k) {
+			b = append(b, unhex(s[k+1])<<4|unhex(s[k+2]))
+			k += 2
+			continue
+		}
+		b = append(b, s[k])
+	}
+	return b
+}
+
 // validEscape reports whether s[i] == '%' starts a complete triplet.
 func validEscape(s string, i int) bool {
 	return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])

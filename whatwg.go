@@ -223,20 +223,7 @@ func writeBytes(w *writer, b []byte) {
 // invalid, is kept. Other domains go through UTS #46 (whatwgIDNA), with
 // U+1E9E mapped to U+00DF first as UTS #46 15.1 does.
 func whatwgDomainToASCII(h string, off int) ([]byte, *failure) {
-	var b []byte
-	if strings.IndexByte(h, '%') >= 0 {
-		b = make([]byte, 0, len(h))
-		for k := 0; k < len(h); k++ {
-			if h[k] == '%' && validEscape(h, k) {
-				b = append(b, unhex(h[k+1])<<4|unhex(h[k+2]))
-				k += 2
-				continue
-			}
-			b = append(b, h[k])
-		}
-	} else {
-		b = []byte(h)
-	}
+	b := percentDecode(h)
 	if isASCII(string(b)) {
 		for k, c := range b {
 			b[k] = lower(c)

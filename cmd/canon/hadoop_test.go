@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -58,14 +57,7 @@ func TestHadoopStreamingMapper(t *testing.T) {
 		cmd := exec.Command("sh", "-c", line)
 		cmd.Stdin = strings.NewReader(stdin)
 		out, err := cmd.Output()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), code
+		return string(out), exitStatus(t, err)
 	}
 	out, code := mapper(strings.Join(lines, "\n")+"\n", "-format", "tsv", "-skip-invalid")
 	got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")

@@ -46,15 +46,20 @@ func runCanon(t *testing.T, stdin io.Reader, args ...string) (string, string, in
 	cmd.Stdin = stdin
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
+	code := exitStatus(t, cmd.Run())
+	return out.String(), errb.String(), code
+}
+
+// exitStatus is the exit status of a command that ran with error err.
+func exitStatus(t *testing.T, err error) int {
+	t.Helper()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		code = ee.ExitCode()
+		return ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return out.String(), errb.String(), code
+	return 0
 }
 
 func TestArgs(t *testing.T) {
