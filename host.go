@@ -180,17 +180,49 @@ func hostView(h string) string {
 
 // ipLiteral writes an IP literal, lowercased up to any zone identifier
 // (RFC 6874 zone identifiers are case-sensitive).
+// The zone's own triplets (after its "%25") are written as in any other
+// component: decoded if unreserved and the profile has DecodeUnreserved,
+// in uppercase hex if it has UppercaseEscapes (RFC 3986 §6.2.2.1,
+// §6.2.2.2; ZoneID = 1*( unreserved / pct-encoded ), RFC 6874 §2).
 func (e *engine) ipLiteral(i, j int) {
+	s, w := e.s, &e.w
 	end := j
-	if z := strings.IndexByte(e.s[i:j], '%'); z >= 0 {
+	if z := strings.IndexByte(s[i:j], '%'); z >= 0 {
 		end = i + z
 	}
 	if e.p.Has(LowercaseHost) {
 		e.lowerRun(i, end)
 	} else {
-		e.w.run(i, end)
+		w.run(i, end)
 	}
-	e.w.run(end, j)
+	if end == j || e.mode == escapeKeep || e.mode == escapePOWDER {
+		w.run(end, j)
+		return
+	}
+	// s[end:end+3] is "%25", checked by checkIPLiteral.
+	start := end
+	for k := end + 3; k < j; k++ {
+		if s[k] != '%' || !validEscape(s, k) {
+			continue
+		}
+		v := unhex(s[k+1])<<4 | unhex(s[k+2])
+		switch {
+		case e.p.Has(DecodeUnreserved) && byteClass[v]&clsUnreserved != 0:
+			w.run(start, k)
+			w.byte(v)
+		case e.p.Has(UppercaseEscapes) && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])):
+			w.run(start, k)
+			w.byte('%')
+			w.byte(upper(s[k+1]))
+			w.byte(upper(s[k+2]))
+		default:
+			k += 2
+			continue
+		}
+		k += 2
+		start = k + 1
+	}
+	w.run(start, j)
 }
 
 // lowerPOWDERHost writes a decoded POWDER host: lowercase (if asked), and
