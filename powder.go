@@ -173,10 +173,18 @@ func checkRawHost(in string, a int, onlyWithAt bool) *failure {
 // path; reading a host out of them would describe a host neither the base
 // nor the reference named.
 func checkResolvedPOWDER(abs string, p Profile) *failure {
-	n := schemeLength(abs)
-	if p.Has(DefaultScheme) && n < 0 {
-		return fail(ComponentScheme, 0, ErrInvalidScheme, "resolved URI reads as host and port")
+	if p.Has(DefaultScheme) {
+		// DefaultScheme reads the input after DecodeAll: "A:0%23" is
+		// "A:0#", host and port.
+		read := abs
+		if p.Has(DecodeAll) {
+			read = string(percentDecode(abs))
+		}
+		if schemeLength(read) < 0 {
+			return fail(ComponentScheme, 0, ErrInvalidScheme, "resolved URI reads as host and port")
+		}
 	}
+	n := schemeLength(abs)
 	if !p.Has(DecodeAll) || n < 0 {
 		return nil
 	}
