@@ -205,22 +205,10 @@ func (e *engine) ipLiteral(i, j int) {
 		if s[k] != '%' || !validEscape(s, k) {
 			continue
 		}
-		v := unhex(s[k+1])<<4 | unhex(s[k+2])
-		switch {
-		case e.p.Has(DecodeUnreserved) && byteClass[v]&clsUnreserved != 0:
-			w.run(start, k)
-			w.byte(v)
-		case e.p.Has(UppercaseEscapes) && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])):
-			w.run(start, k)
-			w.byte('%')
-			w.byte(upper(s[k+1]))
-			w.byte(upper(s[k+2]))
-		default:
-			k += 2
-			continue
+		if e.escapeTriplet(start, k, e.p.Has(DecodeUnreserved), false) {
+			start = k + 3
 		}
 		k += 2
-		start = k + 1
 	}
 	w.run(start, j)
 }
@@ -274,25 +262,10 @@ func (e *engine) regName(i, j int, m uint16) *failure {
 		switch {
 		case c == '%' && e.mode != escapeKeep:
 			// parse checked the triplet.
-			v := unhex(s[k+1])<<4 | unhex(s[k+2])
-			switch {
-			case decode && byteClass[v]&clsUnreserved != 0:
-				w.run(start, k)
-				if lowerCase {
-					v = lower(v)
-				}
-				w.byte(v)
-			case p.Has(UppercaseEscapes):
-				w.run(start, k)
-				w.byte('%')
-				w.byte(upper(s[k+1]))
-				w.byte(upper(s[k+2]))
-			default:
-				k += 3
-				continue
+			if e.escapeTriplet(start, k, decode, lowerCase) {
+				start = k + 3
 			}
 			k += 3
-			start = k
 			continue
 		case c == '%':
 			k += 3

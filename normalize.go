@@ -396,7 +396,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 	}
 	p := e.p
 	at := w.length()
-	decUnres, upperEsc := p.Has(DecodeUnreserved), p.Has(UppercaseEscapes)
+	decUnres := p.Has(DecodeUnreserved)
 	decIRI := p.Has(DecodeIUnreserved)
 	inQuery := comp == ComponentQuery
 	start := i
@@ -411,15 +411,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 			if !validEscapeBefore(s, k, j) {
 				return fail(comp, k, ErrInvalidEscape, "invalid percent-encoding")
 			}
-			v := unhex(s[k+1])<<4 | unhex(s[k+2])
-			if decUnres && byteClass[v]&clsUnreserved != 0 {
-				w.run(start, k)
-				w.byte(v)
-				k += 3
-				start = k
-				continue
-			}
-			if decIRI && v >= 0x80 {
+			if v := unhex(s[k+1])<<4 | unhex(s[k+2]); decIRI && v >= 0x80 {
 				if r, size := decodeEscapedRune(s, k, j); size > 0 && iriAllowed(r, inQuery) {
 					w.run(start, k)
 					var b [utf8.UTFMax]byte
@@ -432,11 +424,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 					continue
 				}
 			}
-			if upperEsc && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])) {
-				w.run(start, k)
-				w.byte('%')
-				w.byte(upper(s[k+1]))
-				w.byte(upper(s[k+2]))
+			if e.escapeTriplet(start, k, decUnres, false) {
 				k += 3
 				start = k
 				continue
@@ -471,6 +459,33 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 }
 
 func isUpperHex(c byte) bool { return c <= '9' || c >= 'A' && c <= 'F' }
+
+// escapeTriplet writes the valid triplet s[k:k+3], after the pending run
+// s[start:k], as the profile's escape steps say: decoded when decode is
+// set and it is unreserved (RFC 3986 §6.2.2.2; lowercased if
+// lowerDecoded, in a host), in uppercase hex with UppercaseEscapes
+// (§6.2.2.1). It reports false, writing nothing, when the triplet stays as
+// written. Every component that reads escapes writes them through it.
+func (e *engine) escapeTriplet(start, k int, decode, lowerDecoded bool) bool {
+	s, w := e.s, &e.w
+	v := unhex(s[k+1])<<4 | unhex(s[k+2])
+	switch {
+	case decode && byteClass[v]&clsUnreserved != 0:
+		w.run(start, k)
+		if lowerDecoded {
+			v = lower(v)
+		}
+		w.byte(v)
+	case e.p.Has(UppercaseEscapes) && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])):
+		w.run(start, k)
+		w.byte('%')
+		w.byte(upper(s[k+1]))
+		w.byte(upper(s[k+2]))
+	default:
+		return false
+	}
+	return true
+}
 
 // powderEscape writes s[i:j] of a decoded POWDER input with the octets
 // that would not read back the same encoded: "%", space, "\", control

@@ -20,6 +20,12 @@ const (
 	setSpecialQuery                   // the query set and '
 	setPath                           // the query set and ? ^ ` { }
 	setUserinfo                       // the path set and / : ; = @ [ \ ] |
+
+	// Not encode sets, but questions about the same bytes: the
+	// standard's forbidden host code points, and its forbidden domain
+	// code points (those, C0 controls, "%" and DEL).
+	forbiddenHost
+	forbiddenDomain
 )
 
 var whatwgSet = func() (t [256]uint8) {
@@ -39,6 +45,11 @@ var whatwgSet = func() (t [256]uint8) {
 	set("'", setSpecialQuery)
 	set("?^{}", setPath|setUserinfo)
 	set("/:;=@[\\]|", setUserinfo)
+	set("\x00\t\n\r #/:<>?@[\\]^|", forbiddenHost|forbiddenDomain)
+	for c := 0; c <= 0x20; c++ {
+		t[c] |= forbiddenDomain
+	}
+	set("%\x7f", forbiddenDomain)
 	return t
 }()
 
@@ -110,16 +121,11 @@ var whatwgIDNA = idna.New(
 )
 
 // isForbiddenDomain reports whether c is a forbidden domain code point
-// (ASCII only; the others are UTS #46's business): the forbidden host code
-// points, C0 controls, "%" and DEL.
-func isForbiddenDomain(c byte) bool {
-	return c <= ' ' || c == 0x7F || strings.IndexByte("#%/:<>?@[\\]^|", c) >= 0
-}
+// (ASCII only; the others are UTS #46's business).
+func isForbiddenDomain(c byte) bool { return whatwgSet[c]&forbiddenDomain != 0 }
 
 // isForbiddenHost reports whether c is a forbidden host code point.
-func isForbiddenHost(c byte) bool {
-	return c == 0 || c == '\t' || c == '\n' || c == '\r' || strings.IndexByte(" #/:<>?@[\\]^|", c) >= 0
-}
+func isForbiddenHost(c byte) bool { return whatwgSet[c]&forbiddenHost != 0 }
 
 // whatwgHost writes the host s[i:j] as the standard's host parser and
 // host serializer do, for a special scheme (a domain, an IPv4 or an IPv6
