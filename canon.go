@@ -61,6 +61,11 @@
 // internationalized host, and an error allocates the [*Error].
 package canon
 
+import (
+	"sync"
+	"unsafe"
+)
+
 // Normalize returns the canonical form of rawURL under profile p.
 //
 // rawURL must be absolute (have a scheme) in every profile that lacks
@@ -69,6 +74,9 @@ package canon
 // When rawURL is already canonical, Normalize returns it unchanged
 // without allocating.
 func Normalize(rawURL string, p Profile) (string, error) {
+	if p.steps&keyStepBits != 0 {
+		return normalizeKey(rawURL, p)
+	}
 	if len(rawURL) < scratchSize {
 		// The key is built in a buffer on the stack and copied out once
 		// at its exact length, which costs less than building it in a
@@ -120,6 +128,75 @@ func normalize(rawURL string, p Profile) (string, error) {
 // it may write in that capacity past the key. On error it returns dst
 // with its length and contents as they were.
 func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
+	if p.steps&keyStepBits != 0 {
+		b, err := appendNormalized("AppendNormalized", dst, rawURL, p.base())
+		if err != nil || len(b) == len(dst) {
+			return b, err
+		}
+		// The key steps edit a copy; b[len(dst):] stays as it is until
+		// the result is written over it, so the parser may read it there.
+		key := unsafe.String(&b[len(dst)], len(b)-len(dst))
+		return rekey(b[:len(dst)], key, p), nil
+	}
+	return appendNormalized("AppendNormalized", dst, rawURL, p)
+}
+
+// normalizeKey is Normalize for a profile with key steps: the base
+// profile's key, made as Normalize makes it, then the key steps run on
+// it. A URL with nothing to drop or sort allocates as under the base
+// profile, and one the base and the key steps both change allocates
+// twice.
+func normalizeKey(rawURL string, p Profile) (string, error) {
+	key, err := Normalize(rawURL, p.base())
+	if err != nil {
+		return "", err
+	}
+	return rekeyString(key, p), nil
+}
+
+// keyBuffers hold the copies the key steps edit: a buffer on the stack
+// would escape (the edits store through pointers), and one per call would
+// be an allocation per URL.
+var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// rekey runs p's key steps on key, a key of p.base(), in a buffer of
+// keyBuffers, and returns dst with the resulting key appended.
+func rekey(dst []byte, key string, p Profile) []byte {
+	if !mayChange(key, p) {
+		return append(dst, key...)
+	}
+	bp := keyBuffers.Get().(*[]byte)
+	b := applyKeySteps(append((*bp)[:0], key...), 0, key, p)
+	dst = append(dst, b...)
+	putKeyBuffer(bp, b)
+	return dst
+}
+
+// rekeyString is rekey for Normalize: it returns key itself when the
+// key steps leave it unchanged.
+func rekeyString(key string, p Profile) string {
+	if !mayChange(key, p) {
+		return key
+	}
+	bp := keyBuffers.Get().(*[]byte)
+	b := applyKeySteps(append((*bp)[:0], key...), 0, key, p)
+	if string(b) != key {
+		key = string(b)
+	}
+	putKeyBuffer(bp, b)
+	return key
+}
+
+func putKeyBuffer(bp *[]byte, b []byte) {
+	if cap(b) <= 64<<10 { // a buffer grown by a huge URL is left to the collector
+		*bp = b[:0]
+		keyBuffers.Put(bp)
+	}
+}
+
+// appendNormalized is AppendNormalized for a profile without key steps,
+// with op naming the function for errors.
+func appendNormalized(op string, dst []byte, rawURL string, p Profile) ([]byte, error) {
 	if b, end, ok := fast(dst, rawURL, p); ok {
 		if end >= 0 {
 			return append(dst, rawURL[:end]...), nil
@@ -128,13 +205,13 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 	}
 	in, shift, f := trim(rawURL)
 	if f != nil {
-		return dst, toError("AppendNormalized", rawURL, 0, f)
+		return dst, toError(op, rawURL, 0, f)
 	}
 	var e engine
 	w := &e.w
 	w.buf, w.base = dst, len(dst)
 	if f := e.normalize(in, p); f != nil {
-		return dst, toError("AppendNormalized", rawURL, shift, f)
+		return dst, toError(op, rawURL, shift, f)
 	}
 	if !w.dirty {
 		return append(dst, w.src[:w.n]...), nil
@@ -148,13 +225,20 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 // must have a scheme; it is not normalized first, so its fragment and
 // dot segments take part in resolution as the RFCs say.
 func NormalizeRef(base, ref string, p Profile) (string, error) {
+	if p.steps&keyStepBits != 0 {
+		key, err := NormalizeRef(base, ref, p.base())
+		if err != nil {
+			return "", err
+		}
+		return rekeyString(key, p), nil
+	}
 	// An absolute reference is its own target: as written under RFC 1808
 	// (§4 step 2b), with its dot segments removed under RFC 3986
 	// (§5.2.2). When fast takes that target - with RFC 3986, with the
 	// §5.2.4 dot removal added - only the base remains to be checked.
 	check := p
 	if !p.Has(ResolveRFC1808) {
-		check = Profile{p.steps&^(1<<RemoveDots1808) | 1<<RemoveDots}
+		check = Profile{steps: p.steps&^(1<<RemoveDots1808) | 1<<RemoveDots}
 	}
 	// The same holds when fast changes the target: its key is the result.
 	// (Under ParseWHATWG too: a reference that fast takes starts with a
@@ -184,7 +268,7 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 func baseIsValid(base string, p Profile) bool {
 	check := Profile{}
 	if p.Has(ParseWHATWG) {
-		check = Profile{1 << ParseWHATWG}
+		check = Profile{steps: 1 << ParseWHATWG}
 	}
 	if len(base) < scratchSize {
 		var scratch [scratchSize]byte // a base fast changes is valid too

@@ -82,7 +82,7 @@ func TestErrorMessages(t *testing.T) {
 // TestTooLong checks MaxLength, which is tested before anything else.
 func TestTooLong(t *testing.T) {
 	in := "http://h/" + strings.Repeat("a", MaxLength)
-	for _, p := range allProfiles {
+	for _, p := range everyProfile {
 		if got, err := Normalize(in, p); got != "" || !errors.Is(err, ErrTooLong) {
 			t.Errorf("Normalize(%d bytes, %s) = %q, %v, want ErrTooLong", len(in), name(p), got, err)
 		}
@@ -97,7 +97,7 @@ func TestTooLong(t *testing.T) {
 func TestPathologicalOutputs(t *testing.T) {
 	for _, pc := range pathological {
 		in := pc.make(64 << 10)
-		for _, p := range allProfiles {
+		for _, p := range everyProfile {
 			out, err := Normalize(in, p)
 			if err != nil {
 				checkErrorT(t, in, out, err)

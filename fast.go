@@ -94,7 +94,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 		// other: its percent-encode sets leave every byte of the shape
 		// alone but "'" in the query, and "%2e" may make a dot segment,
 		// both of which go to the engine.
-		p = Profile{p.steps&(1<<RemoveFragment) | 1<<ParseWHATWG | 1<<LowercaseScheme |
+		p = Profile{steps: p.steps&(1<<RemoveFragment) | 1<<ParseWHATWG | 1<<LowercaseScheme |
 			1<<LowercaseHost | 1<<RemoveDefaultPort | 1<<RemoveDots | 1<<AddHTTPRootPath}
 	}
 	if p.steps&(1<<DecodeAll|1<<PlusToSpace) != 0 {

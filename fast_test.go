@@ -13,12 +13,12 @@ import (
 // single-step profile and every predefined profile less one step.
 func fastProfiles() []Profile {
 	ps := []Profile{WebCapture, RFC3986, IRI, POWDER, WHATWG, {},
-		{WHATWG.steps | 1<<RemoveFragment}, {WHATWG.steps | 1<<DefaultScheme}}
-	for s := Step(0); s < numSteps; s++ {
-		ps = append(ps, Profile{1 << s})
+		{steps: WHATWG.steps | 1<<RemoveFragment}, {steps: WHATWG.steps | 1<<DefaultScheme}}
+	for s := Step(0); s < firstKeyStep; s++ { // fast does not run key steps
+		ps = append(ps, Profile{steps: 1 << s})
 		for _, np := range namedProfiles {
 			if np.p.Has(s) {
-				ps = append(ps, Profile{np.p.steps &^ (1 << s)})
+				ps = append(ps, Profile{steps: np.p.steps &^ (1 << s) &^ keyStepBits})
 			}
 		}
 	}

@@ -367,7 +367,7 @@ func checkRefAuthority(t *testing.T, base, ref string) {
 			t.Fatalf("%s = %q: an authority (%q) that neither the base nor the reference had", call(), got, r.Host)
 		}
 	}
-	for _, p := range allProfiles {
+	for _, p := range everyProfile {
 		got, err := NormalizeRef(base, ref, p)
 		if err != nil {
 			checkError(t, "NormalizeRef", base+" "+ref, got, err)

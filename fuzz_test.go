@@ -184,8 +184,8 @@ func isNFCRunsStrict(s string) bool {
 	return norm.NFC.IsNormalString(s[start:])
 }
 
-// FuzzNormalize checks the core invariants of the four predefined
-// profiles: no panic, the error contract, the output bound, idempotence,
+// FuzzNormalize checks the core invariants of the predefined profiles
+// (those with key steps: idempotence and AppendNormalized): no panic, the error contract, the output bound, idempotence,
 // AppendNormalized agreeing with Normalize, the RFC3986 output grammar,
 // NFC UTF-8 IRI output, and IRI(RFC3986(x)) == IRI(x). The costlier
 // oracles have targets of their own (FuzzFastPath, FuzzNoFalseMerge), so
@@ -221,6 +221,21 @@ func FuzzNormalize(f *testing.F) {
 				if !utf8.ValidString(out) || !isNFCRunsStrict(out) {
 					t.Fatalf("Normalize(%q, IRI) = %q: not NFC UTF-8", in, out)
 				}
+			}
+		}
+		// The key profiles: idempotence, and AppendNormalized and
+		// Explain agreeing with Normalize.
+		for _, p := range keyProfiles {
+			out, err := Normalize(in, p)
+			if err != nil {
+				checkError(t, "Normalize", in, out, err)
+				continue
+			}
+			if again, err := Normalize(out, p); again != out || err != nil {
+				t.Fatalf("Normalize(%q, %s) = %q, %v; Normalize of that = %q: not idempotent", in, name(p), out, err, again)
+			}
+			if b, err := AppendNormalized([]byte("x"), in, p); string(b) != "x"+out || err != nil {
+				t.Fatalf("AppendNormalized(%q, %s) = %q, %v, want %q", in, name(p), b, err, "x"+out)
 			}
 		}
 		// IRI(RFC3986(x)) == IRI(x) wherever both succeed (RFC 3987 §3.1

@@ -172,8 +172,139 @@ const (
 	//	http://h?q -> http://h/?q
 	AddHTTPRootPath
 
+	// The key steps. They run after the steps above, on the key those
+	// made, and they merge URLs that the standards keep apart, each
+	// merging what its comment says and no more: they make keys for
+	// crawl frontiers, deduplication and archive lookups, not URLs to
+	// fetch. Parameters are the "&"-separated pairs of the query, each
+	// read as name "=" value; nothing is decoded unless a step says so.
+
+	// RemoveUserinfo removes the userinfo and its "@" (the WHATWG URL
+	// Standard's "url-with-credentials" is an ordinary URL otherwise;
+	// urlcanon's semantic profile, the Internet Archive's canonicalizer).
+	// Merges URLs that differ only in credentials.
+	//	http://user:pw@h/ -> http://h/
+	RemoveUserinfo
+
+	// HTTPSAsHTTP writes the scheme https as http, and then drops a port
+	// 80 that has become the default (urlcanon's aggressive profile).
+	// Merges a page served over TLS with the same path over plain HTTP.
+	//	https://h/a -> http://h/a
+	HTTPSAsHTTP
+
+	// StripWWW removes a first host label "www" when what remains is
+	// still more than a public suffix by the Public Suffix List
+	// (golang.org/x/net/publicsuffix): www.example.co.uk loses it,
+	// www.co.uk and www.github.io keep it. Merges www.example.com with
+	// example.com, which nearly every site serves alike.
+	//	http://www.example.com/ -> http://example.com/
+	StripWWW
+
+	// StripWWWN is StripWWW also for "www" followed by digits, as the
+	// Internet Archive's canonicalizer does ("www2", "www34").
+	//	http://www12.example.com/ -> http://example.com/
+	StripWWWN
+
+	// DecodePathRepeatedly decodes the escapes of the path until none
+	// is left ("%2541" -> "%41" -> "A"), as the Internet Archive's
+	// canonicalizer and Google Safe Browsing do, then removes the dot
+	// segments this may have made and encodes again what the WHATWG path
+	// percent-encode set holds, and "%" and "\". Merges "%2F" with "/"
+	// and every escape with its character. Needs ParseWHATWG.
+	//	http://h/a%2541%2Fb -> http://h/aA/b
+	DecodePathRepeatedly
+
+	// DecodeQueryRepeatedly is DecodePathRepeatedly for the query, which
+	// is encoded again with the special-query percent-encode set and "%".
+	// Merges "%26" with "&", and so changes which pairs the query has.
+	// Needs ParseWHATWG.
+	//	http://h/?r=http%3A%2F%2Fx -> http://h/?r=http://x
+	DecodeQueryRepeatedly
+
+	// CollapseSlashes writes each run of "/" in the path of a URL with an
+	// authority as one "/" (Google Safe Browsing; crawler-commons).
+	// Merges paths that differ in empty segments.
+	//	http://h//a///b -> http://h/a/b
+	CollapseSlashes
+
+	// LowercasePath lowercases the ASCII letters of the path, the hex of
+	// escapes included (urlcanon's aggressive profile, the Internet
+	// Archive's canonicalizer). Merges paths that differ in case, which
+	// most servers keep apart.
+	//	http://h/A/B.html -> http://h/a/b.html
+	LowercasePath
+
+	// RemoveSessionIDs removes session ids: query parameters and ";"
+	// path parameters named jsessionid, phpsessid, sid, aspsessionidXXXXXXXX,
+	// cfid and cftoken when their value has the shape of an id, and the
+	// ASP.NET cookieless "/(S(id))/" segment (Heritrix's and the Internet
+	// Archive's rules), and any parameter named in the profile's Rules
+	// SessionParams. "?sid=3" stays. Merges URLs that differ in a
+	// session id.
+	//	http://h/a;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA -> http://h/a
+	RemoveSessionIDs
+
+	// RemoveDirectoryIndex removes a last path segment index.html,
+	// index.htm, index.php, default.asp or default.aspx (as written, in
+	// lowercase), keeping the "/" before it. Merges a directory with its
+	// index page, which most servers serve alike.
+	//	http://h/a/index.html -> http://h/a/
+	RemoveDirectoryIndex
+
+	// RemoveTrailingSlash removes the "/" (or "/"s) that end a path
+	// longer than "/" (urlcanon's aggressive profile, the Internet
+	// Archive's canonicalizer). Merges a directory with a file of the
+	// same name.
+	//	http://h/a/ -> http://h/a
+	RemoveTrailingSlash
+
+	// LowercaseQuery lowercases the ASCII letters of the query
+	// (urlcanon's aggressive profile, the Internet Archive's
+	// canonicalizer). Merges queries that differ in case.
+	//	http://h/?Q=A -> http://h/?q=a
+	LowercaseQuery
+
+	// RemoveTrackingParams removes the query parameters of
+	// DefaultTrackingParams (utm_*, gclid, fbclid, ...) and of the
+	// profile's Rules; a query left empty goes with its "?". Merges URLs
+	// that differ only in how a visitor was counted.
+	//	http://h/?a=1&utm_source=x -> http://h/?a=1
+	RemoveTrackingParams
+
+	// RemoveEmptyParams removes empty parameters ("a=1&&b=2" has one),
+	// and a query left empty goes with its "?" (urlcanon's aggressive
+	// profile). Merges "?a=1&" with "?a=1".
+	//	http://h/?&a=1&&b=2& -> http://h/?a=1&b=2
+	RemoveEmptyParams
+
+	// RemoveEmptyQuery removes a "?" with nothing after it (the Internet
+	// Archive's canonicalizer, normalize-url). Merges "/p?" with "/p".
+	//	http://h/p? -> http://h/p
+	RemoveEmptyQuery
+
+	// SortQuery sorts the parameters by their names' bytes, as written
+	// (nothing decoded or encoded); parameters with equal names keep
+	// their order, since "a=1&a=2" may be a list (crawler-commons,
+	// normalize-url). Merges queries that differ in the order of their
+	// names.
+	//	http://h/?b=2&a=1&b=1 -> http://h/?a=1&b=2&b=1
+	SortQuery
+
+	// SortQueryPairs sorts the parameters by their whole bytes, name and
+	// value, as the Internet Archive's canonicalizer does. Merges also
+	// "a=2&a=1" with "a=1&a=2".
+	//	http://h/?b&a=2&a=1 -> http://h/?a=1&a=2&b
+	SortQueryPairs
+
 	numSteps
 )
+
+// firstKeyStep is the first of the key steps, which keys.go runs on the
+// key the other steps made.
+const firstKeyStep = RemoveUserinfo
+
+// keyStepBits are the bits of the key steps in Profile.steps.
+const keyStepBits uint64 = (1<<numSteps - 1) &^ (1<<firstKeyStep - 1)
 
 var stepNames = [numSteps]string{
 	"ParseWHATWG", "DefaultScheme", "DecodeAll", "PlusToSpace", "ResolveRFC1808", "RemoveFragment",
@@ -181,6 +312,10 @@ var stepNames = [numSteps]string{
 	"StripFileLocalhost", "RemoveHTTPFTPPort", "RemoveDefaultPort", "EncodeToURI", "EncodeToIRI",
 	"UppercaseEscapes", "DecodeUnreserved", "DecodeIUnreserved", "NFC", "RemoveDots",
 	"RemoveDots1808", "AddRootPath", "AddHTTPRootPath",
+	"RemoveUserinfo", "HTTPSAsHTTP", "StripWWW", "StripWWWN", "DecodePathRepeatedly",
+	"DecodeQueryRepeatedly", "CollapseSlashes", "LowercasePath", "RemoveSessionIDs",
+	"RemoveDirectoryIndex", "RemoveTrailingSlash", "LowercaseQuery", "RemoveTrackingParams",
+	"RemoveEmptyParams", "RemoveEmptyQuery", "SortQuery", "SortQueryPairs",
 }
 
 // String returns the step's name, as in the source: "RemoveFragment".
@@ -212,7 +347,8 @@ func ParseStep(name string) (Step, error) {
 // keys made today stay the same, except where golang.org/x/net/idna or
 // golang.org/x/text change their Unicode tables (IDN hosts, NFC).
 type Profile struct {
-	steps uint32
+	steps uint64
+	rules *ruleSet // interned (see Rules): == compares the rule sets
 }
 
 // Predefined profiles. Each follows one of the documents this package was
@@ -259,6 +395,35 @@ var (
 	// returns an error. It never merges two URLs that a browser sends as
 	// different requests.
 	WHATWG = mustProfile(ParseWHATWG)
+
+	// Crawler is the key for a crawl frontier: WHATWG (read as a browser
+	// reads the link), without the fragment, with tracking parameters,
+	// session ids, empty parameters and an empty query removed and the
+	// parameters sorted by name. It merges only what nearly every site
+	// serves alike; it keeps "www", the scheme, path case, escapes, and
+	// the order of parameters with one name.
+	Crawler = mustProfile(ParseWHATWG, RemoveFragment, RemoveSessionIDs, RemoveTrackingParams,
+		RemoveEmptyParams, RemoveEmptyQuery, SortQuery)
+
+	// Archive is the canonicalization the Internet Archive's surt library
+	// applies by default before writing a CDX key (see SURT): a WHATWG
+	// parse (http:// added when there is no scheme), then without the
+	// fragment and userinfo, "www" and "wwwN" stripped, path and query
+	// decoded repeatedly and lowercased, "//" collapsed, session ids, a
+	// trailing "/" and an empty "?" removed, and the parameters sorted
+	// whole. Its keys are for looking URLs up in an archive, not for
+	// fetching: it merges path case and every escape with its character.
+	Archive = mustProfile(ParseWHATWG, DefaultScheme, RemoveFragment, RemoveUserinfo, StripWWWN,
+		DecodePathRepeatedly, DecodeQueryRepeatedly, CollapseSlashes, LowercasePath, RemoveSessionIDs,
+		RemoveTrailingSlash, LowercaseQuery, RemoveEmptyQuery, SortQueryPairs)
+
+	// Aggressive is urlcanon's "aggressive" canonicalization, the most
+	// merging profile here: Archive's steps, https as http, and empty
+	// parameters removed. Two URLs that differ in scheme, "www", case,
+	// escapes, session ids, slashes or parameter order get one key.
+	Aggressive = mustProfile(ParseWHATWG, DefaultScheme, RemoveFragment, RemoveUserinfo, HTTPSAsHTTP,
+		StripWWWN, DecodePathRepeatedly, CollapseSlashes, LowercasePath, RemoveSessionIDs,
+		RemoveTrailingSlash, LowercaseQuery, RemoveEmptyParams, RemoveEmptyQuery, SortQueryPairs)
 )
 
 // namedProfiles holds copies of the predefined profiles, taken at
@@ -268,10 +433,12 @@ var (
 var namedProfiles = []struct {
 	name string
 	p    Profile
-}{{"WebCapture", WebCapture}, {"RFC3986", RFC3986}, {"IRI", IRI}, {"POWDER", POWDER}, {"WHATWG", WHATWG}}
+}{{"WebCapture", WebCapture}, {"RFC3986", RFC3986}, {"IRI", IRI}, {"POWDER", POWDER}, {"WHATWG", WHATWG},
+	{"Crawler", Crawler}, {"Archive", Archive}, {"Aggressive", Aggressive}}
 
 // LookupProfile returns the predefined profile with the given name,
-// ignoring case: "webcapture", "rfc3986", "iri", "powder" or "whatwg".
+// ignoring case: "webcapture", "rfc3986", "iri", "powder", "whatwg",
+// "crawler", "archive" or "aggressive".
 func LookupProfile(name string) (Profile, bool) {
 	for _, np := range namedProfiles {
 		if strings.EqualFold(np.name, name) {
@@ -325,6 +492,11 @@ func NewProfile(steps ...Step) (Profile, error) {
 			return Profile{}, errors.New("canon: steps " + c[0].String() + " and " + c[1].String() + " conflict")
 		}
 	}
+	for _, s := range []Step{DecodePathRepeatedly, DecodeQueryRepeatedly} {
+		if p.Has(s) && !p.Has(ParseWHATWG) {
+			return Profile{}, errors.New("canon: step " + s.String() + " needs ParseWHATWG, whose percent-encode sets it encodes with")
+		}
+	}
 	if p.Has(ParseWHATWG) {
 		for _, s := range whatwgExcludes {
 			if p.Has(s) {
@@ -353,6 +525,10 @@ func mustProfile(steps ...Step) Profile { return MustProfile(steps...) }
 // Has reports whether the profile includes step s.
 func (p Profile) Has(s Step) bool { return s < numSteps && p.steps&(1<<s) != 0 }
 
+// base returns p without its key steps and rules: the profile whose key
+// the key steps edit.
+func (p Profile) base() Profile { return Profile{steps: p.steps &^ keyStepBits} }
+
 // Steps returns the profile's steps in the order they run.
 func (p Profile) Steps() []Step {
 	var out []Step
@@ -367,7 +543,8 @@ func (p Profile) Steps() []Step {
 // String lists the steps in the order they run, joined by "|", after the
 // profile's name when it is a predefined one:
 // "WebCapture(ResolveRFC1808|RemoveFragment|...)". The zero Profile
-// prints as "()".
+// prints as "()". A profile with Rules prints them after the steps:
+// "(ParseWHATWG|RemoveTrackingParams)[prefixes=pk_ session=sessid]".
 func (p Profile) String() string {
 	var b strings.Builder
 	for _, np := range namedProfiles {
@@ -384,6 +561,11 @@ func (p Profile) String() string {
 		b.WriteString(s.String())
 	}
 	b.WriteByte(')')
+	if p.rules != nil {
+		b.WriteByte('[')
+		b.WriteString(p.rules.text)
+		b.WriteByte(']')
+	}
 	return b.String()
 }
 

@@ -99,6 +99,9 @@ var contenders = []contender{
 		return k, err == nil
 	}},
 	{"canon-WHATWG", canonProfile(canon.WHATWG)},
+	{"canon-Crawler", canonProfile(canon.Crawler)},
+	{"canon-Archive", canonProfile(canon.Archive)},
+	{"canon-Aggressive", canonProfile(canon.Aggressive)},
 	{"canon-WHATWG-ref", func(u string) (string, bool) {
 		k, err := canon.NormalizeRef(base, u, canon.WHATWG)
 		return k, err == nil
@@ -222,7 +225,8 @@ func TestMessyRecovery(t *testing.T) {
 // TestCorpusIdempotence checks Normalize(Normalize(x)) == Normalize(x) on
 // every URL of real.txt and messy.txt for every profile.
 func TestCorpusIdempotence(t *testing.T) {
-	for _, p := range []canon.Profile{canon.WebCapture, canon.RFC3986, canon.IRI, canon.POWDER, canon.WHATWG} {
+	for _, p := range []canon.Profile{canon.WebCapture, canon.RFC3986, canon.IRI, canon.POWDER, canon.WHATWG,
+		canon.Crawler, canon.Archive, canon.Aggressive} {
 		bad, failed, n := 0, 0, 0
 		for _, name := range []string{"real", "messy"} {
 			for _, u := range corpus(t, name) {

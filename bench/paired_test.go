@@ -24,6 +24,9 @@ var targets = []struct{ corpus, first, second string }{
 	{"real", "whatwg-Parse-Href", "canon-WHATWG"},           // at least 30
 	{"real", "neturl-ResolveReference", "canon-WHATWG-ref"}, // at least 5
 	{"messy", "canon-WHATWG", "canon-RFC3986"},              // (for comparison)
+	{"real", "canon-Crawler", "canon-RFC3986"},              // at most 1.5
+	{"real", "canon-Crawler", "canon-WHATWG"},               // (what the key steps cost)
+	{"real", "canon-Archive", "canon-RFC3986"},              // (for comparison)
 }
 
 // BenchmarkPaired measures each target as a ratio of two contenders timed
