@@ -117,12 +117,12 @@ func TestRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	for in, want := range map[string]string{
-		"http://h/?ref=x&a=1":           "http://h/?a=1",
-		"http://h/?pk_campaign=x&a=1":   "http://h/?a=1",
-		"http://h/?sessid=7&a=1":        "http://h/?a=1",
-		"http://h/a;sessid=7":           "http://h/a",
-		"http://h/?referrer=x":          "http://h/?referrer=x",
-		"http://h/?utm_source=x&pk=1":   "http://h/?pk=1",
+		"http://h/?ref=x&a=1":          "http://h/?a=1",
+		"http://h/?pk_campaign=x&a=1":  "http://h/?a=1",
+		"http://h/?sessid=7&a=1":       "http://h/?a=1",
+		"http://h/a;sessid=7":          "http://h/a",
+		"http://h/?referrer=x":         "http://h/?referrer=x",
+		"http://h/?utm_source=x&pk=1":  "http://h/?pk=1",
 		"http://h/?REF=x&a=1#fragment": "http://h/?a=1",
 	} {
 		if got, err := Normalize(in, p); got != want || err != nil {
