@@ -242,7 +242,7 @@ func (r *ruleSet) isSessionID(name, value []byte) bool {
 //     "/something/;jsessionid=E85F...A4FA" becomes "/something/";
 //   - ASP.NET cookieless ticket segments, with the "/" after them:
 //     "/(S(id))/mileg.aspx" and "/(A(id)S(id)F(id))/mileg.aspx" become
-//     "/mileg.aspx" (see aspnetTicketSegment), as does the ASP.NET 1.x
+//     "/mileg.aspx" (see aspnetTicketSegment), as does the older
 //     "/(id)/mileg.aspx" when id has the exact shape of an ASP.NET session
 //     id (24 of a-z and 0-5).
 //
@@ -311,23 +311,24 @@ func cutTicketSegments(path []byte) int {
 // parentheses around tickets that are each one letter (S session state, A
 // anonymous identification, F forms authentication) and the ticket in
 // parentheses, e.g. "(S(tuucni55xfzj2xqx1mnqdg55))" (Wrox, Professional
-// ASP.NET 3.5 Security, "Using Cookieless Forms Authentication"). ASP.NET
-// 1.x wrote the session id alone: "(4hqa0555fwsecu455xqckv45)".
+// ASP.NET 3.5 Security, "Using Cookieless Forms Authentication"). The
+// older form, in the surt and urlcanon vectors, is the session id alone:
+// "(4hqa0555fwsecu455xqckv45)".
 //
 // The shapes, chosen to keep "(c)", "(2024)" and "(a(1))":
 //
 //   - one or more tickets letter(value), value of [0-9A-Za-z_-], at least
 //     one of them 24 bytes or longer: a session id is 24 characters (the
 //     SessionIDManager docs: "a 24-character string consisting of
-//     lowercase characters from a to z and numbers from 0 to 5"), the A
-//     and F tickets are longer. surt and urlcanon want every ticket to be
+//     lowercase characters from a to z and numbers from 0 to 5"), and the
+//     A and F tickets may be longer. surt and urlcanon want every ticket to be
 //     exactly 24 of [0-9a-z] (case-insensitive in surt);
 //   - a bare id: exactly 24 of a-z (either case) and 0-5, the session id
 //     alphabet. surt and urlcanon accept 24 of [0-9a-z] here but only
 //     when the path goes on to ".aspx"; the narrower alphabet instead of
 //     the ".aspx" condition also strips the id from the images and
-//     scripts an ASP.NET 1.x page links relative to it, and keeps a
-//     24-digit hex id (such as a MongoDB ObjectId) with any of 6-9.
+//     scripts a cookieless page links relative to it, and keeps a
+//     24-character hex id (such as a MongoDB ObjectId) with any of 6-9.
 func aspnetTicketSegment(seg []byte) bool {
 	if len(seg) < 3 || seg[0] != '(' || seg[len(seg)-1] != ')' {
 		return false
