@@ -61,10 +61,7 @@
 // internationalized host, and an error allocates the [*Error].
 package canon
 
-import (
-	"sync"
-	"unsafe"
-)
+import "unsafe"
 
 // Normalize returns the canonical form of rawURL under profile p.
 //
@@ -133,10 +130,10 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 		if err != nil || len(b) == len(dst) {
 			return b, err
 		}
-		// The key steps edit a copy; b[len(dst):] stays as it is until
-		// the result is written over it, so the parser may read it there.
+		// The key steps edit the key in place; the parser reads it
+		// before they do.
 		key := unsafe.String(&b[len(dst)], len(b)-len(dst))
-		return rekey(b[:len(dst)], key, p), nil
+		return applyKeySteps(b, len(dst), key, p), nil
 	}
 	return appendNormalized("AppendNormalized", dst, rawURL, p)
 }
@@ -152,46 +149,6 @@ func normalizeKey(rawURL string, p Profile) (string, error) {
 		return "", err
 	}
 	return rekeyString(key, p), nil
-}
-
-// keyBuffers hold the copies the key steps edit: a buffer on the stack
-// would escape (the edits store through pointers), and one per call would
-// be an allocation per URL.
-var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
-
-// rekey runs p's key steps on key, a key of p.base(), in a buffer of
-// keyBuffers, and returns dst with the resulting key appended.
-func rekey(dst []byte, key string, p Profile) []byte {
-	if !mayChange(key, p) {
-		return append(dst, key...)
-	}
-	bp := keyBuffers.Get().(*[]byte)
-	b := applyKeySteps(append((*bp)[:0], key...), 0, key, p)
-	dst = append(dst, b...)
-	putKeyBuffer(bp, b)
-	return dst
-}
-
-// rekeyString is rekey for Normalize: it returns key itself when the
-// key steps leave it unchanged.
-func rekeyString(key string, p Profile) string {
-	if !mayChange(key, p) {
-		return key
-	}
-	bp := keyBuffers.Get().(*[]byte)
-	b := applyKeySteps(append((*bp)[:0], key...), 0, key, p)
-	if string(b) != key {
-		key = string(b)
-	}
-	putKeyBuffer(bp, b)
-	return key
-}
-
-func putKeyBuffer(bp *[]byte, b []byte) {
-	if cap(b) <= 64<<10 { // a buffer grown by a huge URL is left to the collector
-		*bp = b[:0]
-		keyBuffers.Put(bp)
-	}
 }
 
 // appendNormalized is AppendNormalized for a profile without key steps,

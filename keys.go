@@ -1,8 +1,11 @@
 package canon
 
 import (
+	"bytes"
 	"slices"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"golang.org/x/net/publicsuffix"
 )
@@ -20,6 +23,16 @@ type keyBuf struct {
 	start int
 	rules *ruleSet
 
+	// While clean, b is the key string's own memory, read but never
+	// written: most keys come out of the key steps unchanged, and they
+	// then cost no copy. own makes b a writable copy before any write.
+	clean bool
+	pool  *[]byte // the keyBuffers buffer own took, if any
+
+	// filterQuery, which reads every pair, also finds whether the pairs
+	// it keeps are in order, by name and whole, for sortQuery.
+	sortKnown, sortedByName, sortedWhole bool
+
 	schemeEnd                               int
 	hasAuth, hasUser, hasPort               bool
 	authStart, userEnd, hostStart, hostEnd  int
@@ -28,12 +41,6 @@ type keyBuf struct {
 	hasQuery, hasFrag                       bool
 	special                                 bool
 
-	// host is the host as the parser read it, in the key string: no
-	// step before StripWWW changes it, and the Public Suffix List is
-	// looked up in it rather than in b, which must not escape. The first
-	// hostCut bytes of it are gone from b.
-	host    string
-	hostCut int
 }
 
 // applyKeySteps runs p's key steps on the key b[start:], made by
@@ -44,39 +51,124 @@ type keyBuf struct {
 // (it cannot happen: a base profile's key is a fixed point of it, so its
 // syntax reads it).
 func applyKeySteps(b []byte, start int, key string, p Profile) []byte {
-	if len(key) == 0 || !mayChange(key, p) {
-		return b
-	}
 	k := keyBuf{b: b, start: start, rules: p.rules}
-	var pr parts
-	e := engine{p: p.base(), mode: p.base().escapeMode()}
-	if pr.parse(key, e.syntax()) != nil || pr.schemeEnd < 0 {
-		return b
+	k.runSteps(key, p)
+	return k.b
+}
+
+// rekeyString returns key with p's key steps run on it: key itself when
+// they change nothing, which costs no copy.
+func rekeyString(key string, p Profile) string {
+	if key == "" {
+		return key
 	}
-	k.load(&pr)
+	k := keyBuf{b: unsafe.Slice(unsafe.StringData(key), len(key)), clean: true, rules: p.rules}
+	k.runSteps(key, p)
+	if k.clean {
+		return key
+	}
+	out := string(k.b)
+	if cap(k.b) <= 64<<10 { // a buffer grown by a huge URL is left to the collector
+		*k.pool = k.b[:0]
+		keyBuffers.Put(k.pool)
+	}
+	return out
+}
+
+// keyBuffers hold the copies the key steps edit: a buffer on the stack
+// would escape (the edits store through pointers), and one per call would
+// be an allocation per URL.
+var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// own makes k.b writable: while clean, it is the key string's memory.
+func (k *keyBuf) own() {
+	if !k.clean {
+		return
+	}
+	k.pool = keyBuffers.Get().(*[]byte)
+	k.b = append((*k.pool)[:0], k.b...)
+	k.clean = false
+}
+
+func (k *keyBuf) runSteps(key string, p Profile) {
+	if len(key) == 0 {
+		return
+	}
+	parse, query := k.needsParse(key, p)
+	if !parse && !query {
+		return // no step has anything to read
+	}
+	if parse {
+		var pr parts
+		e := engine{p: p.base(), mode: p.base().escapeMode()}
+		if pr.parse(key, e.syntax()) != nil || pr.schemeEnd < 0 {
+			return
+		}
+		k.load(&pr)
+	} else {
+		k.loadQuery(key)
+	}
 	for st := firstKeyStep; st < numSteps; st++ {
+		if st == RemoveTrackingParams {
+			// The parameters that RemoveSessionIDs, RemoveTrackingParams
+			// and RemoveEmptyParams drop go in one pass, here: whether a
+			// parameter goes depends on it alone, and on no letter case.
+			k.filterQuery(p.Has(RemoveSessionIDs), p.Has(RemoveTrackingParams), p.Has(RemoveEmptyParams))
+		}
 		if p.Has(st) {
 			k.run(st)
 		}
 	}
-	return k.b
 }
 
-// mayChange reports whether a key step of p may change key, from bytes
-// each step needs to find: false means none can, and the key is returned
-// without being parsed. (A necessary condition only; the steps decide.)
-func mayChange(key string, p Profile) bool {
-	const queryOnly = 1<<DecodeQueryRepeatedly | 1<<LowercaseQuery | 1<<RemoveTrackingParams |
-		1<<RemoveEmptyParams | 1<<RemoveEmptyQuery | 1<<SortQuery | 1<<SortQueryPairs
+// queryKeySteps are the key steps that read only the query.
+const queryKeySteps = 1<<DecodeQueryRepeatedly | 1<<LowercaseQuery | 1<<RemoveTrackingParams |
+	1<<RemoveEmptyParams | 1<<RemoveEmptyQuery | 1<<SortQuery | 1<<SortQueryPairs
+
+// needsParse reports whether the steps of p need the parser's offsets on
+// key (parse), or only those of the query, which loadQuery finds (query;
+// false when key has no query): the parser costs as much as the rest of
+// a crawler's key. It does when p has a step that reads another
+// component, or RemoveSessionIDs and a ";" or "(" (a path parameter or an
+// ASP.NET session segment) before the query.
+func (k *keyBuf) needsParse(key string, p Profile) (parse, query bool) {
 	steps := p.steps & keyStepBits
-	if steps&queryOnly != 0 && strings.IndexByte(key, '?') >= 0 {
-		return true
+	if steps&^(queryKeySteps|1<<RemoveSessionIDs) != 0 {
+		return true, true
 	}
-	if steps&(1<<RemoveSessionIDs) != 0 && (strings.IndexByte(key, '?') >= 0 ||
-		strings.IndexByte(key, ';') >= 0 || strings.IndexByte(key, '(') >= 0) {
-		return true
+	end := strings.IndexByte(key, '?')
+	if end < 0 {
+		end = len(key)
 	}
-	return steps&^(queryOnly|1<<RemoveSessionIDs) != 0
+	if steps&(1<<RemoveSessionIDs) != 0 &&
+		(strings.IndexByte(key[:end], ';') >= 0 || strings.IndexByte(key[:end], '(') >= 0) {
+		return true, true
+	}
+	return false, end < len(key)
+}
+
+// loadQuery sets the query's offsets (and the fragment's) alone, as the
+// parser would: in a key, as in any input the parser reads, the scheme,
+// authority and path hold no "?" or "#", so the query is what follows
+// the first "?" up to the first "#", unless a "#" comes first (RFC 3986
+// Appendix B). The other offsets are not set; no step that reads them
+// runs (see needsParse).
+func (k *keyBuf) loadQuery(key string) {
+	o := k.start
+	end := len(key)
+	if h := strings.IndexByte(key, '#'); h >= 0 {
+		k.hasFrag, k.fragStart = true, o+h+1
+		end = h
+	}
+	k.queryStart, k.queryEnd = o+end, o+end
+	if q := strings.IndexByte(key[:end], '?'); q >= 0 {
+		k.hasQuery, k.queryStart = true, o+q+1
+	}
+	k.pathEnd = k.queryStart
+	if k.hasQuery {
+		k.pathEnd--
+	}
+	k.pathStart = k.pathEnd // not read: see needsParse
 }
 
 func (k *keyBuf) load(pr *parts) {
@@ -89,7 +181,6 @@ func (k *keyBuf) load(pr *parts) {
 	k.hasQuery, k.queryStart, k.queryEnd = pr.hasQuery, o+pr.queryStart, o+pr.queryEnd
 	k.hasFrag, k.fragStart = pr.hasFrag, o+pr.fragStart
 	k.special = kindOf(pr.s[:pr.schemeEnd]).special()
-	k.host = pr.s[pr.hostStart:pr.hostEnd]
 	if !pr.hasQuery {
 		k.queryStart, k.queryEnd = k.pathEnd, k.pathEnd
 	}
@@ -100,6 +191,7 @@ func (k *keyBuf) load(pr *parts) {
 // and the rest of the key are copied back over b[i:]. Offsets at or after
 // j move with the rest of the key.
 func (k *keyBuf) splice(i, j, from int) {
+	k.own()
 	end := from
 	k.b = append(k.b, k.b[j:end]...)
 	n := copy(k.b[i:], k.b[end:])
@@ -112,6 +204,7 @@ func (k *keyBuf) cut(i, j int) {
 	if i == j {
 		return
 	}
+	k.own()
 	copy(k.b[i:], k.b[j:])
 	k.b = k.b[:len(k.b)-(j-i)]
 	k.shift(j, i-j)
@@ -149,13 +242,14 @@ func (k *keyBuf) run(st Step) {
 	case CollapseSlashes:
 		k.collapseSlashes()
 	case LowercasePath:
-		lowerBytes(k.b[k.pathStart:k.pathEnd])
+		k.lower(k.pathStart, k.pathEnd)
 	case RemoveSessionIDs:
-		if k.hierarchical() {
+		if k.hierarchical() && (bytes.IndexByte(k.b[k.pathStart:k.pathEnd], ';') >= 0 ||
+			bytes.IndexByte(k.b[k.pathStart:k.pathEnd], '(') >= 0) {
+			k.own() // the cutter compacts the path in place
 			n := k.rules.cutPathSessionIDs(k.b[k.pathStart:k.pathEnd])
 			k.cut(k.pathStart+n, k.pathEnd)
-		}
-		k.filterQuery(func(name, value []byte) bool { return k.rules.isSessionID(name, value) })
+		} // the query's: see applyKeySteps
 	case RemoveDirectoryIndex:
 		k.removeDirectoryIndex()
 	case RemoveTrailingSlash:
@@ -167,11 +261,9 @@ func (k *keyBuf) run(st Step) {
 			k.cut(j, k.pathEnd)
 		}
 	case LowercaseQuery:
-		lowerBytes(k.b[k.queryStart:k.queryEnd])
-	case RemoveTrackingParams:
-		k.filterQuery(func(name, _ []byte) bool { return k.rules.isTracking(name) })
-	case RemoveEmptyParams:
-		k.filterQuery(func(name, value []byte) bool { return len(name) == 0 && value == nil })
+		k.lower(k.queryStart, k.queryEnd)
+	case RemoveTrackingParams, RemoveEmptyParams:
+		// See applyKeySteps.
 	case RemoveEmptyQuery:
 		if k.hasQuery && k.queryStart == k.queryEnd {
 			k.cut(k.queryStart-1, k.queryEnd)
@@ -191,9 +283,13 @@ func (k *keyBuf) hierarchical() bool {
 	return k.pathEnd > k.pathStart && k.b[k.pathStart] == '/'
 }
 
-func lowerBytes(b []byte) {
-	for i, c := range b {
-		b[i] = lower(c)
+// lower lowercases the ASCII letters of b[i:j].
+func (k *keyBuf) lower(i, j int) {
+	for ; i < j; i++ {
+		if c := k.b[i]; c >= 'A' && c <= 'Z' {
+			k.own()
+			k.b[i] = c + 'a' - 'A'
+		}
 	}
 }
 
@@ -202,7 +298,7 @@ func (k *keyBuf) httpsAsHTTP() {
 	if k.schemeEnd-k.start != 5 || kindOf(string(k.b[k.start:k.schemeEnd])) != schemeHTTPS {
 		return
 	}
-	lowerBytes(k.b[k.start : k.schemeEnd-1])
+	k.lower(k.start, k.schemeEnd-1)
 	k.cut(k.schemeEnd-1, k.schemeEnd) // "https" -> "http"
 	if k.hasPort && string(k.b[k.hostEnd:k.authEnd]) == ":80" {
 		k.cut(k.hostEnd, k.authEnd)
@@ -215,7 +311,7 @@ func (k *keyBuf) stripWWW(digits bool) {
 	if !k.hasAuth {
 		return
 	}
-	host := k.host[k.hostCut:]
+	host := unsafe.String(unsafe.SliceData(k.b[k.hostStart:]), k.hostEnd-k.hostStart)
 	if len(host) < 4 || lower(host[0]) != 'w' || lower(host[1]) != 'w' || lower(host[2]) != 'w' {
 		return
 	}
@@ -241,7 +337,6 @@ func (k *keyBuf) stripWWW(digits bool) {
 	if suffix, _ := publicsuffix.PublicSuffix(rest); len(suffix) >= len(rest) {
 		return
 	}
-	k.hostCut += i + 1
 	k.cut(k.hostStart, k.hostStart+i+1)
 }
 
@@ -278,43 +373,64 @@ func (k *keyBuf) removeDirectoryIndex() {
 	}
 }
 
-// filterQuery removes the parameters for which drop(name, value) is
-// true; value is nil for a parameter without "=". When it removes the
-// last, the "?" goes too.
-func (k *keyBuf) filterQuery(drop func(name, value []byte) bool) {
-	if !k.hasQuery || k.queryStart == k.queryEnd {
+// filterQuery removes the parameters that are session ids (session),
+// tracking parameters (tracking) or empty (empty), in one pass: the kept
+// ones are moved down over the dropped ones. When it removes the last,
+// the "?" goes too.
+func (k *keyBuf) filterQuery(session, tracking, empty bool) {
+	if !k.hasQuery || k.queryStart == k.queryEnd || !(session || tracking || empty) {
 		return
 	}
-	removed := false
-	for i := k.queryStart; i <= k.queryEnd; {
-		j := i
-		for j < k.queryEnd && k.b[j] != '&' {
-			j++
+	q := k.b[k.queryStart:k.queryEnd]
+	// q[:w] is the query kept so far; until a pair is dropped, the pairs
+	// kept are where they were, and nothing is written.
+	w, kept, dropped := 0, false, false
+	byName, whole := true, true
+	var prev []byte // the last pair kept, where it is now
+	havePrev := false
+	for r := 0; r <= len(q); r++ {
+		j := pairEnd(q, r)
+		pair := q[r:j]
+		name, value := pair, []byte(nil)
+		if e := nameEnd(pair); e < len(pair) {
+			name, value = pair[:e], pair[e+1:]
 		}
-		name, value := k.b[i:j], []byte(nil)
-		for e := i; e < j; e++ {
-			if k.b[e] == '=' {
-				name, value = k.b[i:e], k.b[e+1:j]
-				break
-			}
-		}
-		if !drop(name, value) {
-			i = j + 1
-			continue
-		}
-		removed = true
+		drop := empty && len(pair) == 0 ||
+			session && k.rules.isSessionID(name, value) ||
+			tracking && k.rules.isTracking(name)
 		switch {
-		case j < k.queryEnd: // the pair and the "&" after it
-			k.cut(i, j+1)
-		case i > k.queryStart: // the last pair and the "&" before it
-			k.cut(i-1, j)
-			i = k.queryEnd + 1
-		default: // the only pair
-			k.cut(i, j)
-			i = k.queryEnd + 1
+		case drop:
+			if k.clean {
+				k.own()
+				q = k.b[k.queryStart:k.queryEnd]
+			}
+			dropped = true
+		case !dropped:
+			w, kept = j, true
+		default:
+			if kept {
+				q[w] = '&'
+				w++
+			}
+			w += copy(q[w:], q[r:j])
+			kept = true
 		}
+		if !drop {
+			cur := q[w-len(pair) : w]
+			if havePrev {
+				byName = byName && bytes.Compare(sortKey(prev, false), sortKey(cur, false)) <= 0
+				whole = whole && bytes.Compare(prev, cur) <= 0
+			}
+			prev, havePrev = cur, true
+		}
+		r = j
 	}
-	if removed && k.queryStart == k.queryEnd {
+	k.sortKnown, k.sortedByName, k.sortedWhole = true, byName, whole
+	if !dropped {
+		return
+	}
+	k.cut(k.queryStart+w, k.queryEnd)
+	if k.queryStart == k.queryEnd {
 		k.cut(k.queryStart-1, k.queryEnd)
 		k.hasQuery = false
 	}
@@ -324,74 +440,97 @@ func (k *keyBuf) filterQuery(drop func(name, value []byte) bool) {
 // the stack; a longer query allocates a slice of them.
 const maxStackPairs = 32
 
-// sortQuery sorts the parameters stably, by name or by whole pair,
-// without decoding anything: their offsets are sorted, then the query is
-// written in that order past the key and copied back.
+// sortQuery sorts the parameters stably, by name or by whole pair
+// (whole), comparing bytes, decoding nothing. Most queries are in order
+// already, which one pass finds; the others have their pairs' offsets
+// sorted, written in that order past the key and copied back.
 func (k *keyBuf) sortQuery(whole bool) {
 	if !k.hasQuery {
 		return
 	}
-	q := k.b[k.queryStart:k.queryEnd]
-	n := 1
-	for _, c := range q {
-		if c == '&' {
-			n++
-		}
-	}
-	if n < 2 {
+	if k.sortKnown && (whole && k.sortedWhole || !whole && k.sortedByName) {
 		return
 	}
+	q := k.b[k.queryStart:k.queryEnd]
+	var prev []byte
+	n, sorted := 0, true
+	for r := 0; r <= len(q); n++ {
+		j := pairEnd(q, r)
+		key := sortKey(q[r:j], whole)
+		if n > 0 && bytes.Compare(prev, key) > 0 {
+			sorted = false
+		}
+		prev, r = key, j+1
+	}
+	if sorted {
+		return
+	}
+	k.sortKnown = false // the order changes
+	k.own()
+	q = k.b[k.queryStart:k.queryEnd]
 	var stack [maxStackPairs][2]int32
 	pairs := stack[:0]
 	if n > maxStackPairs {
 		pairs = make([][2]int32, 0, n)
 	}
-	for i := 0; i <= len(q); {
-		j := i
-		for j < len(q) && q[j] != '&' {
-			j++
-		}
-		pairs = append(pairs, [2]int32{int32(i), int32(j)})
-		i = j + 1
+	for r := 0; r <= len(q); {
+		j := pairEnd(q, r)
+		pairs = append(pairs, [2]int32{int32(r), int32(j)})
+		r = j + 1
 	}
-	sortKey := func(p [2]int32) []byte {
-		b := q[p[0]:p[1]]
-		if !whole {
-			for e, c := range b {
-				if c == '=' {
-					return b[:e]
-				}
-			}
-		}
-		return b
-	}
-	less := func(a, b [2]int32) int { return compareBytes(sortKey(a), sortKey(b)) }
-	if slices.IsSortedFunc(pairs, less) {
-		return
+	cmp := func(a, b [2]int32) int {
+		return bytes.Compare(sortKey(q[a[0]:a[1]], whole), sortKey(q[b[0]:b[1]], whole))
 	}
 	if len(pairs) <= maxStackPairs {
-		// Insertion sort: stable, and no closure escapes to the heap.
+		// Insertion sort: stable, and quadratic only in 32.
 		for i := 1; i < len(pairs); i++ {
-			for j := i; j > 0 && less(pairs[j-1], pairs[j]) > 0; j-- {
+			for j := i; j > 0 && cmp(pairs[j-1], pairs[j]) > 0; j-- {
 				pairs[j-1], pairs[j] = pairs[j], pairs[j-1]
 			}
 		}
 	} else {
-		slices.SortStableFunc(pairs, less)
+		slices.SortStableFunc(pairs, cmp)
 	}
 	end := len(k.b)
-	for i, p := range pairs {
+	for i, pr := range pairs {
 		if i > 0 {
 			k.b = append(k.b, '&')
 		}
-		k.b = append(k.b, k.b[k.queryStart+int(p[0]):k.queryStart+int(p[1])]...)
+		k.b = append(k.b, q[pr[0]:pr[1]]...)
 	}
 	copy(k.b[k.queryStart:], k.b[end:])
 	k.b = k.b[:end]
 }
 
-func compareBytes(a, b []byte) int {
-	return slices.Compare(a, b)
+// pairEnd returns the end of the parameter of q that starts at r: the
+// next "&", or the end of q.
+func pairEnd(q []byte, r int) int {
+	// A loop, not bytes.IndexByte: pairs are short, and its vector
+	// setup costs more than it saves on them.
+	for ; r < len(q); r++ {
+		if q[r] == '&' {
+			break
+		}
+	}
+	return r
+}
+
+// nameEnd returns the length of the name of pair: up to the first "=".
+func nameEnd(pair []byte) int {
+	e := 0
+	for e < len(pair) && pair[e] != '=' {
+		e++
+	}
+	return e
+}
+
+// sortKey is what sortQuery compares of a parameter: its name, up to the
+// first "=", or the whole pair.
+func sortKey(pair []byte, whole bool) []byte {
+	if !whole {
+		return pair[:nameEnd(pair)]
+	}
+	return pair
 }
 
 // decodeRepeatedly: see DecodePathRepeatedly. The component b[i:j] is
@@ -409,6 +548,7 @@ func (k *keyBuf) decodeRepeatedly(i, j int, set uint8) {
 	if !hasPct {
 		return
 	}
+	k.own()
 	c := k.b[i:j]
 	for {
 		w, any := 0, false
