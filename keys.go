@@ -40,7 +40,6 @@ type keyBuf struct {
 	queryEnd, fragStart                     int
 	hasQuery, hasFrag                       bool
 	special                                 bool
-
 }
 
 // applyKeySteps runs p's key steps on the key b[start:], made by
