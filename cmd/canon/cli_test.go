@@ -306,7 +306,7 @@ func TestDocListsFlags(t *testing.T) {
 			}
 		}
 	})
-	for _, want := range []string{"text", "tsv", "jsonl", `"blank":true`, `"kind":KIND`, "ErrInvalidPort", "Blank lines", "Errors and exit status", "exit status is 0", fmt.Sprintf("(%d MiB)", canon.MaxLength>>20)} {
+	for _, want := range []string{"text", "tsv", "jsonl", "surt:", `"blank":true`, `"kind":KIND`, "ErrInvalidPort", "Blank lines", "Errors and exit status", "exit status is 0", fmt.Sprintf("(%d MiB)", canon.MaxLength>>20)} {
 		if !strings.Contains(string(doc), want) {
 			t.Errorf("go doc lacks %q", want)
 		}

@@ -31,7 +31,7 @@
 //		scheme) is a usage error, reported once before any input is
 //		read.
 //	-format format
-//		The output format: text (the default), tsv or jsonl; see
+//		The output format: text (the default), tsv, jsonl or surt; see
 //		Formats.
 //	-u
 //		Print each key once, in order of first occurrence. Memory grows
@@ -78,6 +78,26 @@
 // come first. A TAB or a CR inside the input is written as a space in
 // the input field (an LF cannot occur inside a line), so that the
 // columns always hold; that field is then not byte for byte the input.
+//
+// surt: the SURT of the key instead of the key, in the form CDX indexes
+// (the Wayback Machine, pywb, OutbackCDX) key URLs by, as canon.SURT
+// writes it: the labels of the host reversed and joined by ",", the
+// port, ")", then the path, query and fragment of the key as they are,
+// without the scheme and userinfo. An IP address is not reversed, and a
+// URL without a host comes out as its key:
+//
+//	http://www.example.com:8080/a?b  ->  com,example,www:8080)/a?b
+//	dns:example.com                  ->  dns:example.com
+//
+// SURT only reorders the key. With -p archive, which canonicalizes as
+// the Internet Archive's surt library does before it writes a CDX key,
+// the lines are CDX keys (but an IPv4 address, which that library
+// reverses by default, is kept whole, as Heritrix keeps it). With -u each
+// SURT is printed once (two keys that differ only in their userinfo have
+// one SURT), and -u -c counts SURTs as text counts keys. A key that SURT
+// cannot reorder (none of the profiles makes one) fails its line like
+// any other, with "SURT of the key: " before the problem, which is then
+// in the key.
 //
 // jsonl: one JSON object per line. For a key,
 //
@@ -131,5 +151,6 @@
 //	canon -p whatwg -base https://example.com/dir/ 'a\b'  # as a browser reads a link
 //	canon -u -c < links.txt | sort -rn | head          # most repeated URLs
 //	canon -format tsv < links.txt | sort -t$'\t' -k2   # input and key, by key
+//	canon -p archive -format surt < links.txt | LC_ALL=C sort  # CDX keys, in CDX order
 //	canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
 package main

@@ -31,6 +31,10 @@ type config struct {
 	urls         []string
 }
 
+// withInput reports whether the output format writes the input beside
+// the key (tsv, jsonl), which -u -c then keeps.
+func (cfg *config) withInput() bool { return cfg.format == "tsv" || cfg.format == "jsonl" }
+
 // errHelp is parseFlags's error when it has printed what the user asked
 // for (-h) or the flag package's complaint: nothing more to print.
 var errHelp = errors.New("help")
@@ -55,6 +59,7 @@ Examples:
   canon -u < links.txt                               # dedupe a link list
   canon -u -c < links.txt | sort -rn | head          # most repeated URLs
   canon -format tsv < links.txt | sort -t$'\t' -k2   # input and key, by key
+  canon -format surt 'http://www.example.com/a?b'    # com,example,www)/a?b
   canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
 
 Input: one URL per line; a CR before the LF and a missing final newline
@@ -77,6 +82,11 @@ Formats (-format):
          byte offset in INPUT of the text the error points at, is left out
          when it has none; INPUT is "" for a line over 4 MiB, not kept.
          Invalid UTF-8 in a string is written as U+FFFD.
+  surt   the SURT of the key, as CDX indexes key URLs (canon.SURT): the
+         host's labels reversed, the port, ")", then path, query and
+         fragment, without scheme or userinfo (http://www.example.com:81/a
+         -> com,example,www:81)/a); a URL without a host as its key; -u
+         and -c as in text, on SURTs
 
 A line that fails gives "line N: component: reason (at "rest")" on standard
 error (not with -q), a password in it written as xxxxx, and an output line
@@ -99,7 +109,7 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.StringVar(profile, "p", *profile, "shorthand for -profile `name`")
 	fs.StringVar(steps, "steps", "", "add steps to the profile or remove them: a comma-separated `list` of +Step or -Step\n(e.g. +RemoveFragment; the names are in -list-profiles)")
 	fs.StringVar(&cfg.base, "base", "", "resolve each line against the base `URL` (by the profile's rule) before normalizing;\na base that is not a valid absolute URL is a usage error (exit 2)")
-	fs.StringVar(&cfg.format, "format", "text", "output `format`: text (the key), tsv (input TAB key) or jsonl (see above)")
+	fs.StringVar(&cfg.format, "format", "text", "output `format`: text (the key), tsv (input TAB key), jsonl or surt (the key's SURT; see above)")
 	fs.BoolVar(&cfg.unique, "u", false, "print each key once, in order of first occurrence (memory grows with distinct keys)")
 	fs.BoolVar(&cfg.count, "c", false, "with -u: prefix each key with its number of occurrences, as uniq -c")
 	fs.BoolVar(&cfg.skipInvalid, "skip-invalid", false, "print nothing for a line that has no key, failed or blank\n(default: an output line with an empty key, which keeps output aligned with input)")
@@ -155,9 +165,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 	}
 	cfg.profile = p
 	switch cfg.format {
-	case "text", "tsv", "jsonl":
+	case "text", "tsv", "jsonl", "surt":
 	default:
-		return nil, exitUsage, fmt.Errorf("unknown format %q: want text, tsv or jsonl", cfg.format)
+		return nil, exitUsage, fmt.Errorf("unknown format %q: want text, tsv, jsonl or surt", cfg.format)
 	}
 	if cfg.count && !cfg.unique {
 		return nil, exitUsage, errors.New("-c needs -u")

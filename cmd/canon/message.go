@@ -80,7 +80,8 @@ func newLineError(line string, err error) lineError {
 // and errorText returns what follows the quoted input,
 // `port: invalid character (at "x/")`, with "resolved against -base: "
 // before it when the problem is in the URL that NormalizeRef made of the
-// base and the line. The function is the command's business, and the
+// base and the line, and "SURT of the key: " when SURT rejected the key
+// (-format surt). The function is the command's business, and the
 // input is the user's line, which the message names by its number (and
 // which may carry a password that the library redacted in Input only).
 // Any other error, or a text of another shape, comes whole.
@@ -119,6 +120,11 @@ func errorText(err error) string {
 	if arg == "resolved" {
 		// The quoted rest is then from that URL, not from the line.
 		return "resolved against -base: " + msg
+	}
+	if e.Op == "SURT" || e.Op == "AppendSURT" {
+		// -format surt: the problem is in the key, which the quoted
+		// rest is from.
+		return "SURT of the key: " + msg
 	}
 	return msg
 }
