@@ -257,7 +257,12 @@ func (k *keyBuf) run(st Step) {
 			for j-k.pathStart > 1 && k.b[j-1] == '/' {
 				j--
 			}
-			k.cut(j, k.pathEnd)
+			if !endsInDotSegment(k.b[k.pathStart:j]) {
+				// "/a/./" cannot be a key, but "/.//" (a path that
+				// starts with "//" and has no authority) can: "/." would
+				// be removed when the key is read again.
+				k.cut(j, k.pathEnd)
+			}
 		}
 	case LowercaseQuery:
 		k.lower(k.queryStart, k.queryEnd)
@@ -280,6 +285,26 @@ func (k *keyBuf) run(st Step) {
 // none to edit).
 func (k *keyBuf) hierarchical() bool {
 	return k.pathEnd > k.pathStart && k.b[k.pathStart] == '/'
+}
+
+// endsInDotSegment reports whether the last segment of path is "." or
+// "..", written with dots or as "%2e", which the WHATWG URL Standard
+// reads as a dot too.
+func endsInDotSegment(path []byte) bool {
+	seg := path[lastSlash(path)+1:]
+	dots := 0
+	for i := 0; i < len(seg); {
+		switch {
+		case seg[i] == '.':
+			i++
+		case i+2 < len(seg) && seg[i] == '%' && seg[i+1] == '2' && seg[i+2]|0x20 == 'e':
+			i += 3
+		default:
+			return false
+		}
+		dots++
+	}
+	return dots == 1 || dots == 2
 }
 
 // lower lowercases the ASCII letters of b[i:j].
@@ -417,8 +442,8 @@ func (k *keyBuf) filterQuery(session, tracking, empty bool) {
 		if !drop {
 			cur := q[w-len(pair) : w]
 			if havePrev {
-				byName = byName && bytes.Compare(sortKey(prev, false), sortKey(cur, false)) <= 0
-				whole = whole && bytes.Compare(prev, cur) <= 0
+				byName = byName && comparePairs(prev, cur, false) <= 0
+				whole = whole && comparePairs(prev, cur, true) <= 0
 			}
 			prev, havePrev = cur, true
 		}
@@ -455,11 +480,10 @@ func (k *keyBuf) sortQuery(whole bool) {
 	n, sorted := 0, true
 	for r := 0; r <= len(q); n++ {
 		j := pairEnd(q, r)
-		key := sortKey(q[r:j], whole)
-		if n > 0 && bytes.Compare(prev, key) > 0 {
+		if n > 0 && comparePairs(prev, q[r:j], whole) > 0 {
 			sorted = false
 		}
-		prev, r = key, j+1
+		prev, r = q[r:j], j+1
 	}
 	if sorted {
 		return
@@ -477,9 +501,7 @@ func (k *keyBuf) sortQuery(whole bool) {
 		pairs = append(pairs, [2]int32{int32(r), int32(j)})
 		r = j + 1
 	}
-	cmp := func(a, b [2]int32) int {
-		return bytes.Compare(sortKey(q[a[0]:a[1]], whole), sortKey(q[b[0]:b[1]], whole))
-	}
+	cmp := func(a, b [2]int32) int { return comparePairs(q[a[0]:a[1]], q[b[0]:b[1]], whole) }
 	if len(pairs) <= maxStackPairs {
 		// Insertion sort: stable, and quadratic only in 32.
 		for i := 1; i < len(pairs); i++ {
@@ -523,13 +545,20 @@ func nameEnd(pair []byte) int {
 	return e
 }
 
-// sortKey is what sortQuery compares of a parameter: its name, up to the
-// first "=", or the whole pair.
-func sortKey(pair []byte, whole bool) []byte {
-	if !whole {
-		return pair[:nameEnd(pair)]
+// comparePairs orders two parameters for sortQuery: by name, the bytes
+// up to the first "="; with byValue, parameters with equal names then by
+// value, one without "=" first (as the Internet Archive's surt library
+// sorts (name, value) tuples).
+func comparePairs(a, b []byte, byValue bool) int {
+	ea, eb := nameEnd(a), nameEnd(b)
+	if c := bytes.Compare(a[:ea], b[:eb]); c != 0 || !byValue {
+		return c
 	}
-	return pair
+	switch {
+	case ea == len(a) || eb == len(b): // one has no "=" (or neither)
+		return (len(a) - ea) - (len(b) - eb)
+	}
+	return bytes.Compare(a[ea+1:], b[eb+1:])
 }
 
 // decodeRepeatedly: see DecodePathRepeatedly. The component b[i:j] is

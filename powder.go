@@ -55,6 +55,13 @@ func prepass(in string, p Profile) (string, *failure) {
 	start := len(prefix)
 	schemeEnd := schemeLength(body)
 	if schemeEnd < 0 && p.Has(DefaultScheme) {
+		if p.Has(ParseWHATWG) && len(body) > 0 && isSlash(body[0]) && (len(body) == 1 || !isSlash(body[1])) {
+			// "/a/b" is a path: "http:///a/b" would read its first
+			// segment as the host, as the standard skips the slashes
+			// after a special scheme. (Without ParseWHATWG the empty
+			// host is an error anyway.)
+			return "", fail(ComponentURL, 0, ErrRelative, "a path without a host")
+		}
 		if len(body) >= 2 && body[0] == '/' && body[1] == '/' {
 			start = 2 // "http:" + "//..."
 		} else {
@@ -206,3 +213,7 @@ func checkResolvedPOWDER(abs string, p Profile) *failure {
 	}
 	return nil
 }
+
+// isSlash reports whether c separates path segments in a special URL,
+// as the WHATWG URL Standard reads one.
+func isSlash(c byte) bool { return c == '/' || c == '\\' }

@@ -290,9 +290,10 @@ const (
 	//	http://h/?b=2&a=1&b=1 -> http://h/?a=1&b=2&b=1
 	SortQuery
 
-	// SortQueryPairs sorts the parameters by their whole bytes, name and
-	// value, as the Internet Archive's canonicalizer does. Merges also
-	// "a=2&a=1" with "a=1&a=2".
+	// SortQueryPairs sorts the parameters by name, then those with one
+	// name by value (one without "=" first), as the Internet Archive's
+	// surt library sorts (name, value) pairs. Merges also "a=2&a=1" with
+	// "a=1&a=2".
 	//	http://h/?b&a=2&a=1 -> http://h/?a=1&a=2&b
 	SortQueryPairs
 
