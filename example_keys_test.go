@@ -1,0 +1,85 @@
+package canon_test
+
+import (
+	"fmt"
+
+	"github.com/seed15588f71/canon"
+)
+
+// The Crawler profile merges the duplicates nearly every site produces.
+func ExampleNormalize_crawler() {
+	for _, u := range []string{
+		"https://example.com/list?b=2&a=1#top",
+		"https://example.com/list?a=1&utm_source=news&b=2",
+		"https://example.com/list;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA?b=2&&a=1",
+		"https://example.com/list?a=1&b=2&sid=3", // a forum's sid is no session id
+	} {
+		key, err := canon.Normalize(u, canon.Crawler)
+		fmt.Println(key, err)
+	}
+	// Output:
+	// https://example.com/list?a=1&b=2 <nil>
+	// https://example.com/list?a=1&b=2 <nil>
+	// https://example.com/list?a=1&b=2 <nil>
+	// https://example.com/list?a=1&b=2&sid=3 <nil>
+}
+
+// The Archive profile is the Internet Archive's canonicalization; SURT
+// then writes the CDX key.
+func ExampleNormalize_archive() {
+	key, _ := canon.Normalize("http://www.archive.org/goo/?a=2&b&a=1", canon.Archive)
+	surt, _ := canon.SURT(key)
+	fmt.Println(key)
+	fmt.Println(surt)
+	// Output:
+	// http://archive.org/goo?a=1&a=2&b
+	// org,archive)/goo?a=1&a=2&b
+}
+
+func ExampleProfile_WithRules() {
+	p, err := canon.Crawler.WithRules(canon.Rules{
+		TrackingParams:   []string{"ref"},
+		TrackingPrefixes: []string{"pk_"},
+	})
+	if err != nil {
+		panic(err)
+	}
+	key, _ := canon.Normalize("https://example.com/?pk_campaign=x&ref=home&id=7", p)
+	fmt.Println(key)
+	fmt.Println(p)
+	// Output:
+	// https://example.com/?id=7
+	// (ParseWHATWG|RemoveFragment|RemoveSessionIDs|RemoveTrackingParams|RemoveEmptyParams|RemoveEmptyQuery|SortQuery)[tracking=ref prefixes=pk_]
+}
+
+func ExampleProfile_Rules() {
+	p, _ := canon.Crawler.WithRules(canon.Rules{SessionParams: []string{"SessID", "sessid"}})
+	fmt.Printf("%q\n", p.Rules().SessionParams)
+	// Output:
+	// ["sessid"]
+}
+
+func ExampleExplain() {
+	changes, err := canon.Explain("HTTP://h/?b=1&a=2#f", canon.Crawler)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range changes {
+		fmt.Printf("%-14s %s -> %s\n", c.Step, c.Before, c.After)
+	}
+	// Output:
+	// ParseWHATWG    HTTP://h/?b=1&a=2#f -> http://h/?b=1&a=2#f
+	// RemoveFragment http://h/?b=1&a=2#f -> http://h/?b=1&a=2
+	// SortQuery      http://h/?b=1&a=2 -> http://h/?a=2&b=1
+}
+
+func ExampleDefaultTrackingParams() {
+	for _, tp := range canon.DefaultTrackingParams() {
+		if tp.Name == "utm_" || tp.Name == "gclid" {
+			fmt.Println(tp.Name, tp.Prefix)
+		}
+	}
+	// Output:
+	// gclid false
+	// utm_ true
+}
