@@ -306,6 +306,9 @@ func FuzzNoFalseMerge(f *testing.F) {
 		}
 		checkInputMutations(t, in)
 		checkDelimiterSkeleton(t, in)
+		if key, err := Normalize(in, Crawler); err == nil {
+			checkCrawlerNoFalseMerge(t, in, key)
+		}
 	})
 }
 

@@ -233,7 +233,9 @@ func (k *keyBuf) run(st Step) {
 	case StripWWWN:
 		k.stripWWW(true)
 	case DecodePathRepeatedly:
-		k.decodeRepeatedly(k.pathStart, k.pathEnd, setPath)
+		if k.hierarchical() {
+			k.decodeRepeatedly(k.pathStart, k.pathEnd, setPath)
+		}
 	case DecodeQueryRepeatedly:
 		if k.hasQuery {
 			k.decodeRepeatedly(k.queryStart, k.queryEnd, setSpecialQuery)

@@ -205,8 +205,9 @@ const (
 	//	http://www12.example.com/ -> http://example.com/
 	StripWWWN
 
-	// DecodePathRepeatedly decodes the escapes of the path until none
-	// is left ("%2541" -> "%41" -> "A"), as the Internet Archive's
+	// DecodePathRepeatedly decodes the escapes of a path that starts
+	// with "/" until none is left ("%2541" -> "%41" -> "A"; an opaque
+	// path such as mailto:'s is left alone), as the Internet Archive's
 	// canonicalizer and Google Safe Browsing do, then removes the dot
 	// segments this may have made and encodes again what the WHATWG path
 	// percent-encode set holds, and "%" and "\". Merges "%2F" with "/"

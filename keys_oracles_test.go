@@ -1,0 +1,147 @@
+package canon
+
+import (
+	"strings"
+	"testing"
+)
+
+// checkCrawlerNoFalseMerge is the metamorphic oracle of Crawler's promise
+// to merge only what its steps say: from the key of x, it makes URLs that
+// can name other resources in ways no step of Crawler claims to merge,
+// and requires each to get a key of its own. The variants are the key
+// with one ASCII letter of the path or query flipped in case, one "/" of
+// the path or "&" or "=" of the query percent-encoded, or one byte added
+// to a parameter's value. (Adding a byte may make a value an id, which
+// RemoveSessionIDs then drops: the key still differs, as the original
+// kept it.)
+func checkCrawlerNoFalseMerge(t *testing.T, in, key string) {
+	t.Helper()
+	q := strings.IndexByte(key, '?')
+	pathStart := 0
+	if i := strings.Index(key, "://"); i >= 0 {
+		if j := strings.IndexByte(key[i+3:], '/'); j >= 0 {
+			pathStart = i + 3 + j
+		} else {
+			return
+		}
+	} else {
+		return // opaque and no-authority URLs: nothing of the path to vary
+	}
+	variants := make([]string, 0, 8)
+	flip := func(i int) {
+		c := key[i]
+		if isASCIILetter(c) {
+			variants = append(variants, key[:i]+string(c^0x20)+key[i+1:])
+		}
+	}
+	enc := func(i int) {
+		variants = append(variants, key[:i]+pctEncode(key[i:i+1])+key[i+1:])
+	}
+	end := len(key)
+	if q >= 0 {
+		end = q
+	}
+	for i, done := pathStart, 0; i < end && done < 2; i++ {
+		if isASCIILetter(key[i]) {
+			flip(i)
+			done++
+		}
+	}
+	if s := strings.IndexByte(key[pathStart+1:end], '/'); s >= 0 {
+		enc(pathStart + 1 + s)
+	}
+	if q >= 0 {
+		query := key[q+1:]
+		if a := strings.IndexByte(query, '&'); a >= 0 {
+			enc(q + 1 + a)
+		}
+		if e := strings.IndexByte(query, '='); e >= 0 {
+			enc(q + 1 + e)
+			v := q + 1 + e + 1
+			variants = append(variants, key[:v]+"z"+key[v:])
+		}
+		// Two parameters of one name swapped: a list in another order.
+		if a := strings.IndexByte(query, '&'); a >= 0 {
+			first, rest := query[:a], query[a+1:]
+			second := rest
+			if b := strings.IndexByte(rest, '&'); b >= 0 {
+				second = rest[:b]
+			}
+			n1, _, _ := strings.Cut(first, "=")
+			n2, _, _ := strings.Cut(second, "=")
+			if n1 == n2 && first != second {
+				variants = append(variants, key[:q+1]+second+"&"+first+query[len(first)+1+len(second):])
+			}
+		}
+		for i, done := q+1, 0; i < len(key) && done < 2; i++ {
+			if isASCIILetter(key[i]) {
+				flip(i)
+				done++
+			}
+		}
+	}
+	for _, v := range variants {
+		got, err := Normalize(v, Crawler)
+		if err != nil {
+			continue // a variant the standard rejects says nothing
+		}
+		if got == key {
+			t.Fatalf("Normalize(%q, Crawler) = %q = the key of %q (from %q): a merge no step of Crawler claims", v, got, key, in)
+		}
+	}
+}
+
+// TestCrawlerNoFalseMergeSample runs the oracle over the sample corpus.
+func TestCrawlerNoFalseMergeSample(t *testing.T) {
+	n := 0
+	extra := []string{"http://h/?a=1&a=2", "http://h/p?x=b&x=a&y", "https://h/A/b?Q=1", "http://h/a/b/c?k=v"}
+	for _, in := range append(seedInputs(t), extra...) {
+		if key, err := Normalize(in, Crawler); err == nil {
+			checkCrawlerNoFalseMerge(t, in, key)
+			n++
+		}
+	}
+	if n < 500 {
+		t.Fatalf("only %d keys checked", n)
+	}
+}
+
+// checkExplain holds Explain to its contract: the changes chain from the
+// trimmed input to the key, one per step that changes it, in the order
+// of the steps, each a step of the profile.
+func checkExplain(t *testing.T, in string, p Profile) {
+	t.Helper()
+	key, nerr := Normalize(in, p)
+	ch, err := Explain(in, p)
+	if (err == nil) != (nerr == nil) {
+		t.Fatalf("Explain(%q, %s): %v; Normalize: %v", in, name(p), err, nerr)
+	}
+	if err != nil {
+		checkError(t, "Explain", in, "", err)
+		return
+	}
+	trimmed, _, _ := trim(in)
+	prev, last := trimmed, Step(0)
+	for i, c := range ch {
+		if c.Before != prev || c.Before == c.After || (i > 0 && c.Step <= last) || !p.Has(c.Step) {
+			t.Fatalf("Explain(%q, %s)[%d] = %+v after %q", in, name(p), i, c, prev)
+		}
+		prev, last = c.After, c.Step
+	}
+	if prev != key && !(len(ch) == 0 && key == trimmed) {
+		t.Fatalf("Explain(%q, %s) ends at %q, want the key %q", in, name(p), prev, key)
+	}
+}
+
+// FuzzExplain checks Explain against Normalize under every predefined
+// profile (see checkExplain).
+func FuzzExplain(f *testing.F) {
+	for _, s := range seedInputs(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, p := range everyProfile {
+			checkExplain(t, in, p)
+		}
+	})
+}
