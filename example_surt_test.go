@@ -9,7 +9,7 @@ import (
 func ExampleSURT() {
 	for _, u := range []string{
 		"HTTP://WWW.Archive.org:80/goo/?a=1",
-		"http://user:pass@10.1.2.3:8080/x",
+		"http://user:pass@10.1.2.3:8080/x", // an IPv4 address is reversed, as the surt library does
 		"dns:alexa.com",
 	} {
 		key, err := canon.Normalize(u, canon.RFC3986)
@@ -24,26 +24,49 @@ func ExampleSURT() {
 	fmt.Println(err)
 	// Output:
 	// org,archive,www)/goo/?a=1 <nil>
-	// 10.1.2.3:8080)/x <nil>
+	// 3,2,1,10:8080)/x <nil>
 	// dns:alexa.com <nil>
 	// canon.SURT("www.archive.org/"): scheme: missing scheme (at "www.archive.org/")
 }
 
 func ExampleAppendSURT() {
-	const key = "http://user:pass@foo.example.org:81/path?query#frag"
 	var buf []byte
-	for _, form := range []canon.SURTForm{
-		0,
-		canon.SURTTrailingComma,
-		canon.SURTWithScheme,
-		canon.SURTWithScheme | canon.SURTTrailingComma, // as Heritrix writes it
+	for _, key := range []string{
+		"http://user:pass@foo.example.org:81/path?query#frag",
+		"http://10.1.2.3:81/path",
 	} {
-		buf, _ = canon.AppendSURT(buf[:0], key, form)
-		fmt.Println(string(buf))
+		for _, form := range []canon.SURTForm{
+			0, // the CDX form, as the surt library writes it
+			canon.SURTTrailingComma,
+			canon.SURTWithScheme,
+			canon.SURTWithScheme | canon.SURTTrailingComma,
+			canon.SURTWithScheme | canon.SURTTrailingComma | canon.SURTKeepIP, // as Heritrix writes it
+		} {
+			buf, _ = canon.AppendSURT(buf[:0], key, form)
+			fmt.Println(string(buf))
+		}
 	}
 	// Output:
 	// org,example,foo:81)/path?query#frag
 	// org,example,foo,:81)/path?query#frag
 	// http://(org,example,foo:81)/path?query#frag
 	// http://(org,example,foo,:81)/path?query#frag
+	// http://(org,example,foo,:81)/path?query#frag
+	// 3,2,1,10:81)/path
+	// 3,2,1,10,:81)/path
+	// http://(3,2,1,10:81)/path
+	// http://(3,2,1,10,:81)/path
+	// http://(10.1.2.3:81)/path
+}
+
+func ExampleSURTKeepIP() {
+	for _, key := range []string{"http://192.168.1.254/info", "http://[::1]:8080/a", "http://www.example.com/"} {
+		cdx, _ := canon.AppendSURT(nil, key, 0)
+		kept, _ := canon.AppendSURT(nil, key, canon.SURTKeepIP)
+		fmt.Printf("%-20s %s\n", cdx, kept)
+	}
+	// Output:
+	// 254,1,168,192)/info  192.168.1.254)/info
+	// ::1:8080)/a          [::1]:8080)/a
+	// com,example,www)/    com,example,www)/
 }

@@ -337,33 +337,47 @@ func (k *keyBuf) stripWWW(digits bool) {
 	if !k.hasAuth {
 		return
 	}
-	host := unsafe.String(unsafe.SliceData(k.b[k.hostStart:]), k.hostEnd-k.hostStart)
+	// Again while the host starts with "www.": "www.www.example.com"
+	// must come to the key it gives when read again.
+	for {
+		host := unsafe.String(unsafe.SliceData(k.b[k.hostStart:]), k.hostEnd-k.hostStart)
+		n := wwwLabel(host, digits)
+		if n == 0 {
+			return
+		}
+		k.cut(k.hostStart, k.hostStart+n)
+	}
+}
+
+// wwwLabel returns the length of the "www." (with digits: "wwwN.") that
+// StripWWW (StripWWWN) removes from host, or 0 when it removes none.
+func wwwLabel(host string, digits bool) int {
 	if len(host) < 4 || lower(host[0]) != 'w' || lower(host[1]) != 'w' || lower(host[2]) != 'w' {
-		return
+		return 0
 	}
 	i := 3
 	for digits && i < len(host) && host[i] >= '0' && host[i] <= '9' {
 		i++
 	}
 	if i == len(host) || host[i] != '.' {
-		return
+		return 0
 	}
 	rest := host[i+1:]
-	if rest == "" || rest[len(rest)-1] == '.' || !isASCII(rest) {
-		return // a trailing dot, or a Unicode host (IRI): the list is read in ASCII
+	if rest == "" || rest[0] == '.' || rest[len(rest)-1] == '.' || !isASCII(rest) {
+		return 0 // an empty label, a trailing dot, or a Unicode host (IRI): the list is read in ASCII
 	}
 	for j := 0; j < len(rest); j++ {
 		if c := rest[j]; c >= 'A' && c <= 'Z' {
-			return // the list is lowercase; keys of profiles without LowercaseHost stay
+			return 0 // the list is lowercase; keys of profiles without LowercaseHost stay
 		}
 	}
 	// rest must hold a label before its public suffix: "co.uk" and
 	// "github.io" are suffixes, "example.co.uk" is not. An IPv4 address
 	// cannot follow "www." here: a host ending in a number is read as one.
 	if suffix, _ := publicsuffix.PublicSuffix(rest); len(suffix) >= len(rest) {
-		return
+		return 0
 	}
-	k.cut(k.hostStart, k.hostStart+i+1)
+	return i + 1
 }
 
 // collapseSlashes: see CollapseSlashes.

@@ -192,8 +192,9 @@ const (
 	//	https://h/a -> http://h/a
 	HTTPSAsHTTP
 
-	// StripWWW removes a first host label "www" when what remains is
-	// still more than a public suffix by the Public Suffix List
+	// StripWWW removes a first host label "www" (again, while there is
+	// one: www.www.example.com) when what remains is still more than a
+	// public suffix by the Public Suffix List
 	// (golang.org/x/net/publicsuffix): www.example.co.uk loses it,
 	// www.co.uk and www.github.io keep it. Merges www.example.com with
 	// example.com, which nearly every site serves alike.

@@ -9,11 +9,14 @@ import "strings"
 //	SURTTrailingComma                  http://www.example.com:81/a -> com,example,www,:81)/a
 //	SURTWithScheme                     http://www.example.com:81/a -> http://(com,example,www:81)/a
 //	SURTWithScheme|SURTTrailingComma   http://www.example.com:81/a -> http://(com,example,www,:81)/a
+//	0                                  http://10.1.2.3:81/a        -> 3,2,1,10:81)/a
+//	SURTKeepIP                         http://10.1.2.3:81/a        -> 10.1.2.3:81)/a
 //
 // The zero form is the key of the CDX format of the Internet Archive's
-// Wayback Machine (its surt library's default), which pywb and OutbackCDX
-// also use; the form with both flags is the one Heritrix writes, and the
-// one the SURT prefixes of Heritrix's crawl scopes match.
+// Wayback Machine (its surt library's default), which pywb also uses;
+// SURTWithScheme|SURTTrailingComma|SURTKeepIP is the form Heritrix
+// writes, and the one the SURT prefixes of Heritrix's crawl scopes
+// match.
 type SURTForm uint8
 
 const (
@@ -24,29 +27,37 @@ const (
 	SURTWithScheme SURTForm = 1 << iota
 	// SURTTrailingComma writes a comma after the last label of a host
 	// name, as Heritrix does: http://www.example.org/ ->
-	// org,example,www,)/ instead of org,example,www)/. An IP address,
-	// which is not reversed, gets none.
+	// org,example,www,)/ instead of org,example,www)/. An IP address
+	// kept whole by SURTKeepIP gets none.
 	SURTTrailingComma
+	// SURTKeepIP keeps an IP address whole, as Heritrix and iipc/urlcanon
+	// write it: an IPv4 address, http://10.1.2.3:81/ -> 10.1.2.3:81)/
+	// instead of 3,2,1,10:81)/, and an IP literal with its brackets,
+	// http://[::1]:81/ -> [::1]:81)/ instead of ::1:81)/. Such an
+	// address gets no trailing comma. Without it an address is written
+	// as the surt library writes it by default (see [AppendSURT]).
+	SURTKeepIP
 )
 
 // SURT returns the SURT (Sort-friendly URI Reordering Transform) of key in
 // the form CDX indexes key their records by (the Internet Archive's CDX
-// format, as its surt library, the Wayback Machine, pywb and OutbackCDX
-// write it): the labels of the host in reverse order joined by ",", the
-// port, ")", then the path, query and fragment as key has them.
+// format, as its surt library, the Wayback Machine and pywb write it):
+// the labels of the host in reverse order joined by ",", the port, ")",
+// then the path, query and fragment as key has them.
 //
 //	http://www.archive.org/goo/?a=1             -> org,archive,www)/goo/?a=1
 //	http://user:pass@foo.example.org:81/p?q#f   -> org,example,foo:81)/p?q#f
+//	http://192.168.1.254/info                   -> 254,1,168,192)/info
 //
 // SURT is [AppendSURT] with a nil buffer and the zero [SURTForm]; see
-// AppendSURT for the rules. key should be a key from [Normalize]: SURT
-// only reorders it. The CDX tools also canonicalize the URL first (the
-// surt library's default lowercases it, drops "www." and session ids and
-// sorts the query); SURT leaves all of that to the profile that made key.
-// It also departs from how the surt library writes a key in the few
-// places AppendSURT lists: above all, an IPv4 address is kept whole, as
-// Heritrix and urlcanon keep it, where the surt library reverses it by
-// default.
+// AppendSURT for the rules. An IPv4 address is reversed like a name, as
+// the surt library reverses it by default; [SURTKeepIP] keeps it whole.
+// key should be a key from [Normalize]: SURT only reorders it. The CDX
+// tools also canonicalize the URL first (the surt library's default
+// lowercases it, drops "www." and session ids and sorts the query; the
+// [Archive] profile does that); SURT leaves all of that to the profile
+// that made key. It also departs from how the surt library writes a key
+// in the few places AppendSURT lists.
 //
 // SURT allocates at most once, for the result, and not at all when it
 // returns key unchanged.
@@ -67,6 +78,8 @@ func SURT(key string) (string, error) {
 //
 //	http://user:pass@foo.example.org:81/path?query#frag, SURTWithScheme|SURTTrailingComma
 //	    -> http://(org,example,foo,:81)/path?query#frag
+//	http://192.168.1.254/info, 0           -> 254,1,168,192)/info
+//	http://192.168.1.254/info, SURTKeepIP  -> 192.168.1.254)/info
 //
 // key must be an absolute URL (it should be a key from [Normalize]); an
 // empty key, or one without a scheme, is an error wrapping [ErrRelative],
@@ -74,29 +87,38 @@ func SURT(key string) (string, error) {
 // the cause, as [Parse] reports it. AppendSURT changes nothing but the
 // order: it does not change case, decode triplets, add a "/" for an empty
 // path or remove a default port. The rules follow the Internet Archive's
-// surt library (its tests), Heritrix's SURT and the SURT test data of the
-// IIPC's urlcanon; where those differ, the rule says which it follows:
+// surt library (its code and tests), Heritrix's SURT and the SURT test
+// data of the IIPC's urlcanon; where those differ, the rule says which it
+// follows:
 //
 //   - A URL with a host: the labels of the host (the parts between its
 //     dots) in reverse order, joined by ","; then "," with
 //     SURTTrailingComma (before the port, as Heritrix and urlcanon write
-//     it; the surt library writes it after the port, and after an IP
-//     address too); then ":" and the port as key writes it, when key
-//     has a port (an empty one, "http://h:/", as ":"; the surt library
-//     writes the port as a number and drops an empty one); then ")"; then
-//     the path, query and fragment as written ("http://h.org:81?q" ->
-//     "org,h:81)?q", as urlcanon writes it; the surt library adds a "/"
-//     before a query or fragment). The userinfo is dropped, as the surt
-//     library and urlcanon drop it (Heritrix writes it after the port).
-//     With SURTWithScheme, the scheme, "://" and "(" come first.
-//   - An IP address is not reversed, and gets no trailing comma:
+//     it; the surt library writes it after the port); then ":" and the
+//     port as key writes it, when key has a port (an empty one,
+//     "http://h:/", as ":"; the surt library writes the port as a number
+//     and drops an empty one); then ")"; then the path, query and
+//     fragment as written ("http://h.org:81?q" -> "org,h:81)?q", as
+//     urlcanon writes it; the surt library adds a "/" before a query or
+//     fragment). The userinfo is dropped, as the surt library and
+//     urlcanon drop it (Heritrix writes it after the port). With
+//     SURTWithScheme, the scheme, "://" and "(" come first.
+//   - An IPv4 address is reversed like a name, as the surt library
+//     reverses it by default (its reverse_ipaddr option):
+//     http://10.1.2.3:81/ -> 3,2,1,10:81)/. An IP literal loses its
+//     brackets, as the surt library writes the host its URL parser
+//     returns, and what was inside is reversed the same way:
+//     http://[::1]:81/ -> ::1:81)/ (so the port is then not told from
+//     the address by its syntax, as in the surt library's keys),
+//     http://[::ffff:1.2.3.4]/ -> 4,3,2,::ffff:1)/. With
+//     SURTTrailingComma both get the comma a name gets.
+//   - With SURTKeepIP an IP address is kept whole and gets no trailing
+//     comma, as Heritrix and urlcanon write it, and as the surt library
+//     does with reverse_ipaddr=False (which keeps an IPv4 address only):
 //     http://10.1.2.3:81/ -> 10.1.2.3:81)/, http://[::1]/ -> [::1])/.
 //     An IPv4 address is four dot-separated runs of one to three
-//     decimal digits (as Heritrix's SURT and the surt library match
-//     it); an IP literal is everything in brackets. Heritrix and
-//     urlcanon keep an IP address whole; the surt library does too with
-//     reverse_ipaddr=False, but by default reverses it as a name
-//     (254,1,168,192)/).
+//     decimal digits, as Heritrix's SURT and the surt library match it
+//     (990.991.992.993 too); an IP literal is everything in brackets.
 //   - A host that ends in a dot has an empty last label, which comes
 //     first: http://example.com./ -> ,com,example)/ (the surt library,
 //     Heritrix and urlcanon agree).
@@ -157,11 +179,12 @@ func surtHost(p *parts) bool {
 
 // surtLen returns the length of the SURT of p (which has a host) in form.
 func surtLen(p *parts, form SURTForm) int {
-	n := p.hostEnd - p.hostStart + 1 + len(p.s) - p.pathStart // host ")" rest
+	host, whole := surtHostForm(p.s[p.hostStart:p.hostEnd], form)
+	n := len(host) + 1 + len(p.s) - p.pathStart // host ")" rest
 	if form&SURTWithScheme != 0 {
 		n += p.schemeEnd + len("://(")
 	}
-	if form&SURTTrailingComma != 0 && !isSURTAddress(p.s[p.hostStart:p.hostEnd]) {
+	if form&SURTTrailingComma != 0 && !whole {
 		n++
 	}
 	if p.hasPort {
@@ -177,7 +200,7 @@ func appendSURT(dst []byte, p *parts, form SURTForm) []byte {
 		dst = append(dst, s[:p.schemeEnd]...)
 		dst = append(dst, "://("...)
 	}
-	dst = appendSURTHost(dst, s[p.hostStart:p.hostEnd], form&SURTTrailingComma != 0)
+	dst = appendSURTHost(dst, s[p.hostStart:p.hostEnd], form)
 	if p.hasPort {
 		dst = append(dst, s[p.hostEnd:p.authEnd]...) // ":" and the port
 	}
@@ -185,13 +208,32 @@ func appendSURT(dst []byte, p *parts, form SURTForm) []byte {
 	return append(dst, s[p.pathStart:]...)
 }
 
-// appendSURTHost appends host as a SURT writes it: an IP address as it is,
-// a name with its labels reversed (see appendReversedHost).
-func appendSURTHost(dst []byte, host string, trailingComma bool) []byte {
-	if isSURTAddress(host) {
+// appendSURTHost appends host as a SURT in form writes it (see
+// surtHostForm): kept whole, or with its labels reversed (see
+// appendReversedHost) and a trailing comma if form has
+// SURTTrailingComma.
+func appendSURTHost(dst []byte, host string, form SURTForm) []byte {
+	host, whole := surtHostForm(host, form)
+	if whole {
 		return append(dst, host...)
 	}
-	return appendReversedHost(dst, host, trailingComma)
+	return appendReversedHost(dst, host, form&SURTTrailingComma != 0)
+}
+
+// surtHostForm returns what of host a SURT in form writes, and whether
+// it writes that whole (else with its labels reversed): with SURTKeepIP
+// an IP address is whole; without, an IP literal's brackets are dropped,
+// as the surt library's URL parser drops them, and every host is
+// reversed. A key's IP literal ends in "]" (the parser checks the
+// brackets).
+func surtHostForm(host string, form SURTForm) (string, bool) {
+	if form&SURTKeepIP != 0 {
+		return host, isSURTAddress(host)
+	}
+	if n := len(host); n >= 2 && host[0] == '[' && host[n-1] == ']' {
+		return host[1 : n-1], false
+	}
+	return host, false
 }
 
 // appendReversedHost appends the dot-separated labels of host in reverse
@@ -215,10 +257,10 @@ func appendReversedHost(dst []byte, host string, trailingComma bool) []byte {
 	return dst
 }
 
-// isSURTAddress reports whether host is an IP address that a SURT keeps
-// whole: an IP literal in brackets, or four dot-separated runs of one to
-// three ASCII digits (which is how Heritrix's SURT and the surt library
-// tell an IPv4 address; a key's IPv4 address is in that form).
+// isSURTAddress reports whether host is an IP address that SURTKeepIP
+// keeps whole: an IP literal in brackets, or four dot-separated runs of
+// one to three ASCII digits (which is how Heritrix's SURT and the surt
+// library tell an IPv4 address; a key's IPv4 address is in that form).
 func isSURTAddress(host string) bool {
 	if host != "" && host[0] == '[' {
 		return true

@@ -7,6 +7,7 @@ package canon
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,15 +15,16 @@ import (
 
 // ssurtSections are the sections of ssurt.json that SURT runs, each with
 // the form urlcanon's test gives the function: surt(url, trailing_comma,
-// with_scheme), whose defaults are both true.
+// with_scheme), whose defaults are both true, and SURTKeepIP, as
+// urlcanon keeps an IP address whole.
 var ssurtSections = []struct {
 	name string
 	form SURTForm
 	want int // rows
 }{
-	{"surt", SURTWithScheme | SURTTrailingComma, 7},
-	{"surtWithoutScheme", SURTTrailingComma, 6},
-	{"surtWithoutTrailingComma", SURTWithScheme, 5},
+	{"surt", SURTWithScheme | SURTTrailingComma | SURTKeepIP, 7},
+	{"surtWithoutScheme", SURTTrailingComma | SURTKeepIP, 6},
+	{"surtWithoutTrailingComma", SURTWithScheme | SURTKeepIP, 5},
 }
 
 // ssurtNotRun lists, by section, what of ssurt.json is not run and why.
@@ -43,7 +45,7 @@ var ssurtDiffers = map[string]struct{ got, reason string }{
 // surtWithoutTrailingComma sections through AppendSURT with the form
 // each names, and reverseHost and ssurtHost through the host reversal
 // (appendReversedHost, with a trailing comma as urlcanon's default) and
-// the host step (appendSURTHost). The file is pure ASCII on disk, so its
+// the host step (appendSURTHost, with SURTTrailingComma|SURTKeepIP). The file is pure ASCII on disk, so its
 // strings are the bytes (see testdata/urlcanon/README.md).
 func TestSURTURLCanon(t *testing.T) {
 	var sections map[string]map[string]string
@@ -94,7 +96,7 @@ func TestSURTURLCanon(t *testing.T) {
 		fn   func(string) string
 	}{
 		{"reverseHost", 5, func(h string) string { return string(appendReversedHost(nil, h, true)) }},
-		{"ssurtHost", 3, func(h string) string { return string(appendSURTHost(nil, h, true)) }},
+		{"ssurtHost", 3, func(h string) string { return string(appendSURTHost(nil, h, SURTTrailingComma|SURTKeepIP)) }},
 	}
 	for _, sec := range hostSections {
 		m := sections[sec.name]
@@ -148,7 +150,8 @@ func surtSortedKeys(m map[string]string) []string {
 	return keys
 }
 
-// surtCase is one input and its SURT in each of the four forms.
+// surtCase is one input and its SURT in each of the four forms without
+// SURTKeepIP (for an IP address, surtKeepIP has them with it).
 type surtCase struct {
 	in                       string
 	cdx, comma, scheme, both string // 0, SURTTrailingComma, SURTWithScheme, both
@@ -159,8 +162,8 @@ type surtCase struct {
 // 6934c321b3e2f66af9c001d882475949f00570c5, AGPL-3.0, Copyright
 // 2012-2013 Internet Archive; facts only) whose input is already a key, so
 // that the library's canonicalization has nothing to change, with the
-// forms its options give (with_scheme, trailing_comma; for an IP address
-// reverse_ipaddr=False); then canon's own.
+// forms its options give (with_scheme, trailing_comma; reverse_ipaddr,
+// true by default, and false as SURTKeepIP); then canon's own.
 var surtCases = []surtCase{
 	// surt library: URLs without an authority, and filedesc, unchanged in every form.
 	{"filedesc:foo.arc.gz", "filedesc:foo.arc.gz", "filedesc:foo.arc.gz", "filedesc:foo.arc.gz", "filedesc:foo.arc.gz"},
@@ -176,7 +179,15 @@ var surtCases = []surtCase{
 	{"https://www.example.com/", "com,example,www)/", "com,example,www,)/", "https://(com,example,www)/", "https://(com,example,www,)/"},
 	{"ftp://www.example.com/", "com,example,www)/", "com,example,www,)/", "ftp://(com,example,www)/", "ftp://(com,example,www,)/"},
 	{"http://archive.org/goo?a=1&a=2&b", "org,archive)/goo?a=1&a=2&b", "org,archive,)/goo?a=1&a=2&b", "http://(org,archive)/goo?a=1&a=2&b", "http://(org,archive,)/goo?a=1&a=2&b"},
-	{"http://192.168.1.254/info", "192.168.1.254)/info", "192.168.1.254)/info", "http://(192.168.1.254)/info", "http://(192.168.1.254)/info"},
+	// surt library: an IPv4 address is reversed by default
+	// (test_surt_ipaddress), kept whole with reverse_ipaddr=False.
+	{"http://192.168.1.254/info", "254,1,168,192)/info", "254,1,168,192,)/info", "http://(254,1,168,192)/info", "http://(254,1,168,192,)/info"},
+	// surt library: test_hostToSURT's hosts, in a URL. Four runs of up to
+	// three digits are an address, which reverse_ipaddr=False keeps.
+	{"http://123.45.167.89/", "89,167,45,123)/", "89,167,45,123,)/", "http://(89,167,45,123)/", "http://(89,167,45,123,)/"},
+	{"http://990.991.992.993/", "993,992,991,990)/", "993,992,991,990,)/", "http://(993,992,991,990)/", "http://(993,992,991,990,)/"},
+	{"http://10.162.1024.3/", "3,1024,162,10)/", "3,1024,162,10,)/", "http://(3,1024,162,10)/", "http://(3,1024,162,10,)/"},
+	{"http://100.100.100.100.org/", "org,100,100,100,100)/", "org,100,100,100,100,)/", "http://(org,100,100,100,100)/", "http://(org,100,100,100,100,)/"},
 
 	// canon's own. The brief's CDX example; the rest as written.
 	{"http://www.archive.org/goo/?a=1", "org,archive,www)/goo/?a=1", "org,archive,www,)/goo/?a=1", "http://(org,archive,www)/goo/?a=1", "http://(org,archive,www,)/goo/?a=1"},
@@ -188,12 +199,18 @@ var surtCases = []surtCase{
 	{"http://1.2.3.4.5/", "5,4,3,2,1)/", "5,4,3,2,1,)/", "http://(5,4,3,2,1)/", "http://(5,4,3,2,1,)/"},
 	{"http://1234.2.3.4/", "4,3,2,1234)/", "4,3,2,1234,)/", "http://(4,3,2,1234)/", "http://(4,3,2,1234,)/"},
 	{"http://1.2.3.4./", ",4,3,2,1)/", ",4,3,2,1,)/", "http://(,4,3,2,1)/", "http://(,4,3,2,1,)/"},
-	// Four runs of up to three digits are an address, as the surt library and Heritrix match them.
-	{"http://990.991.992.993/", "990.991.992.993)/", "990.991.992.993)/", "http://(990.991.992.993)/", "http://(990.991.992.993)/"},
-	// IP literals, zone and IPvFuture included, are kept whole.
-	{"http://[::1]:8080/a", "[::1]:8080)/a", "[::1]:8080)/a", "http://([::1]:8080)/a", "http://([::1]:8080)/a"},
-	{"http://[fe80::1%25eth0]/", "[fe80::1%25eth0])/", "[fe80::1%25eth0])/", "http://([fe80::1%25eth0])/", "http://([fe80::1%25eth0])/"},
-	{"http://[v1.a.b]/", "[v1.a.b])/", "[v1.a.b])/", "http://([v1.a.b])/", "http://([v1.a.b])/"},
+	// An IPv4 address with a port and userinfo (urlcanon's test URL).
+	{"http://user:pass@10.1.2.3:81#frag", "3,2,1,10:81)#frag", "3,2,1,10,:81)#frag", "http://(3,2,1,10:81)#frag", "http://(3,2,1,10,:81)#frag"},
+	// IP literals, zone and IPvFuture included: without SURTKeepIP the
+	// brackets go, as the surt library's parser (Python's urlsplit
+	// hostname) drops them, and the inside is reversed at its dots; with
+	// it, kept whole.
+	{"http://[::1]:8080/a", "::1:8080)/a", "::1,:8080)/a", "http://(::1:8080)/a", "http://(::1,:8080)/a"},
+	{"http://[::ffff:1.2.3.4]/", "4,3,2,::ffff:1)/", "4,3,2,::ffff:1,)/", "http://(4,3,2,::ffff:1)/", "http://(4,3,2,::ffff:1,)/"},
+	{"http://[fe80::1%25eth0]/", "fe80::1%25eth0)/", "fe80::1%25eth0,)/", "http://(fe80::1%25eth0)/", "http://(fe80::1%25eth0,)/"},
+	{"http://[v1.a.b]/", "b,a,v1)/", "b,a,v1,)/", "http://(b,a,v1)/", "http://(b,a,v1,)/"},
+	// An empty literal, which no profile makes: nothing inside.
+	{"http://[]/", ")/", ",)/", "http://()/", "http://(,)/"},
 	// Nothing is normalized: case, triplets, an empty path, an empty or default port.
 	{"HTTP://WWW.Example.COM:80", "COM,Example,WWW:80)", "COM,Example,WWW,:80)", "HTTP://(COM,Example,WWW:80)", "HTTP://(COM,Example,WWW,:80)"},
 	{"http://h.example:/", "example,h:)/", "example,h,:)/", "http://(example,h:)/", "http://(example,h,:)/"},
@@ -216,13 +233,37 @@ var surtCases = []surtCase{
 	{"filedescx://a.b/", "b,a)/", "b,a,)/", "filedescx://(b,a)/", "filedescx://(b,a,)/"},
 }
 
-var surtForms = [4]SURTForm{0, SURTTrailingComma, SURTWithScheme, SURTWithScheme | SURTTrailingComma}
+// surtKeepIP gives, for the surtCases whose host is an IP address, the
+// SURT in the same four forms with SURTKeepIP added; for any other,
+// SURTKeepIP changes nothing.
+var surtKeepIP = map[string][4]string{
+	"http://192.168.1.254/info":         {"192.168.1.254)/info", "192.168.1.254)/info", "http://(192.168.1.254)/info", "http://(192.168.1.254)/info"},
+	"http://123.45.167.89/":             {"123.45.167.89)/", "123.45.167.89)/", "http://(123.45.167.89)/", "http://(123.45.167.89)/"},
+	"http://990.991.992.993/":           {"990.991.992.993)/", "990.991.992.993)/", "http://(990.991.992.993)/", "http://(990.991.992.993)/"},
+	"http://user:pass@10.1.2.3:81#frag": {"10.1.2.3:81)#frag", "10.1.2.3:81)#frag", "http://(10.1.2.3:81)#frag", "http://(10.1.2.3:81)#frag"},
+	"http://[::1]:8080/a":               {"[::1]:8080)/a", "[::1]:8080)/a", "http://([::1]:8080)/a", "http://([::1]:8080)/a"},
+	"http://[::ffff:1.2.3.4]/":          {"[::ffff:1.2.3.4])/", "[::ffff:1.2.3.4])/", "http://([::ffff:1.2.3.4])/", "http://([::ffff:1.2.3.4])/"},
+	"http://[fe80::1%25eth0]/":          {"[fe80::1%25eth0])/", "[fe80::1%25eth0])/", "http://([fe80::1%25eth0])/", "http://([fe80::1%25eth0])/"},
+	"http://[v1.a.b]/":                  {"[v1.a.b])/", "[v1.a.b])/", "http://([v1.a.b])/", "http://([v1.a.b])/"},
+	"http://[]/":                        {"[])/", "[])/", "http://([])/", "http://([])/"},
+}
+
+// surtForms are the eight forms: the four of surtCase's columns, then
+// each with SURTKeepIP.
+var surtForms = [8]SURTForm{0, SURTTrailingComma, SURTWithScheme, SURTWithScheme | SURTTrailingComma,
+	SURTKeepIP, SURTTrailingComma | SURTKeepIP, SURTWithScheme | SURTKeepIP, SURTWithScheme | SURTTrailingComma | SURTKeepIP}
 
 func TestSURT(t *testing.T) {
 	passed := 0
 	for _, c := range surtCases {
 		t.Run(c.in, func(t *testing.T) {
-			for i, want := range [4]string{c.cdx, c.comma, c.scheme, c.both} {
+			wants := [8]string{c.cdx, c.comma, c.scheme, c.both}
+			keep, ok := surtKeepIP[c.in]
+			if !ok {
+				keep = [4]string(wants[:4])
+			}
+			copy(wants[4:], keep[:])
+			for i, want := range wants {
 				form := surtForms[i]
 				got, err := AppendSURT([]byte("prefix "), c.in, form)
 				if err != nil || string(got) != "prefix "+want {
@@ -246,8 +287,10 @@ func TestSURTOfKeys(t *testing.T) {
 		{"HTTP://WWW.Example.COM:80/a/./b/../c", "rfc3986", "com,example,www)/a/c"},
 		{"http://Example.com:8080", "rfc3986", "com,example:8080)/"},
 		{"http://xn--rsum-bpad.example/", "iri", "example,résumé)/"},
-		{"https://[::FFFF:1.2.3.4]/", "whatwg", "[::ffff:102:304])/"},
-		{"http://0x7f.1/", "whatwg", "127.0.0.1)/"},
+		{"https://[::FFFF:1.2.3.4]/", "whatwg", "::ffff:102:304)/"},
+		{"https://[::FFFF:1.2.3.4]/", "rfc3986", "4,3,2,::ffff:1)/"},
+		{"http://0x7f.1/", "whatwg", "1,0,0,127)/"},
+		{"http://192.168.1.254/info/", "archive", "254,1,168,192)/info"}, // the surt library's test_surt_ipaddress
 	} {
 		p, _ := LookupProfile(c.profile)
 		key, err := Normalize(c.in, p)
@@ -353,6 +396,7 @@ func TestSURTAllocs(t *testing.T) {
 	}{
 		{"http://www.example.com/a?b#c", 1},
 		{"http://user:pass@10.1.2.3:81/", 1},
+		{"http://[::ffff:1.2.3.4]:81/", 1},
 		{"dns:alexa.com", 0},
 		{"file:///etc/passwd", 0},
 	} {
@@ -360,8 +404,10 @@ func TestSURTAllocs(t *testing.T) {
 			t.Errorf("SURT(%q): %v allocations, want %v", c.in, n, c.want)
 		}
 		buf := make([]byte, 0, 64)
-		if n := testing.AllocsPerRun(100, func() { AppendSURT(buf, c.in, SURTWithScheme|SURTTrailingComma) }); n != 0 {
-			t.Errorf("AppendSURT(%q) with room: %v allocations, want 0", c.in, n)
+		for _, form := range surtForms {
+			if n := testing.AllocsPerRun(100, func() { AppendSURT(buf, c.in, form) }); n != 0 {
+				t.Errorf("AppendSURT(%q, %d) with room: %v allocations, want 0", c.in, form, n)
+			}
 		}
 	}
 }
@@ -402,25 +448,9 @@ func surtOracleSplit(s string) (scheme string, hasAuth bool, host, port string, 
 	return scheme, true, auth[:hostEnd], auth[hostEnd+1:], true, rest
 }
 
-// surtIsDNSName reports whether h is dot-separated labels of letters, digits
-// and "-", and not four runs of digits (an IPv4 address).
-func surtIsDNSName(h string) bool {
-	if h == "" || isSURTAddress(h) {
-		return false
-	}
-	for _, label := range strings.Split(h, ".") {
-		if label == "" {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			c := label[i] | 0x20
-			if !(c >= 'a' && c <= 'z' || label[i] >= '0' && label[i] <= '9' || label[i] == '-') {
-				return false
-			}
-		}
-	}
-	return true
-}
+// surtIPv4 is an IPv4 address as the surt library's hostToSURT and
+// Heritrix match it: four dot-separated runs of one to three ASCII digits.
+var surtIPv4 = regexp.MustCompile(`^(?:[0-9]{1,3}\.){3}[0-9]{1,3}$`)
 
 // checkSURTOracles checks SURT and AppendSURT on one input.
 func checkSURTOracles(t *testing.T, in string) {
@@ -468,7 +498,7 @@ func checkSURTOracles(t *testing.T, in string) {
 			}
 			head = head[:len(head)-len(port)-1]
 		}
-		if isSURTAddress(host) {
+		if form&SURTKeepIP != 0 && (strings.HasPrefix(host, "[") || surtIPv4.MatchString(host)) {
 			if head != host {
 				t.Fatalf("AppendSURT(%q, %d) = %q: want the address %q whole", in, form, got, host)
 			}
@@ -480,28 +510,34 @@ func checkSURTOracles(t *testing.T, in string) {
 			}
 			head = head[:len(head)-1]
 		}
-		if len(head) != len(host) {
-			t.Fatalf("AppendSURT(%q, %d) = %q: host part %q, want as long as %q", in, form, got, head, host)
+		name := host
+		if form&SURTKeepIP == 0 && strings.HasPrefix(host, "[") {
+			// The surt library's parser drops an IP literal's brackets.
+			name = strings.TrimSuffix(host[1:], "]")
 		}
-		if surtIsDNSName(host) {
+		if len(head) != len(name) {
+			t.Fatalf("AppendSURT(%q, %d) = %q: host part %q, want as long as %q", in, form, got, head, name)
+		}
+		if !strings.Contains(name, ",") {
 			labels := strings.Split(head, ",")
 			slices.Reverse(labels)
-			if back := strings.Join(labels, "."); back != host {
-				t.Fatalf("AppendSURT(%q, %d) = %q: labels reversed give %q, want the host %q", in, form, got, back, host)
+			if back := strings.Join(labels, "."); back != name {
+				t.Fatalf("AppendSURT(%q, %d) = %q: labels reversed give %q, want the host %q", in, form, got, back, name)
 			}
 		}
 	}
 }
 
 // FuzzSURT checks, for any input and for its key under each profile
-// (which SURT must accept): no panic;
+// (which SURT must accept), in each of the eight forms: no panic;
 // SURT is AppendSURT with a nil buffer; an error is a *Error; without a
 // scheme there is an error; AppendSURT leaves dst's bytes alone; a URL
 // without a host (or filedesc) comes back unchanged; otherwise the SURT
 // ends in ")" and the rest of the URL as written, starts with
 // scheme "://(" with SURTWithScheme, has the port before the ")", an IP
-// address whole, a trailing comma after a name with SURTTrailingComma,
-// and, for a DNS name, labels that reversed give back the host.
+// address whole with SURTKeepIP, and otherwise a trailing comma with
+// SURTTrailingComma and, for a host without "," (an IP literal without
+// its brackets), labels that reversed give back the host.
 func FuzzSURT(f *testing.F) {
 	var sections map[string]map[string]string
 	loadJSON(f, "urlcanon/ssurt.json", &sections)

@@ -4,6 +4,7 @@
 // Usage:
 //
 //	canon [flags] [URL ...]
+//	canon -explain [-p profile] [-steps list] [-format jsonl] [URL ...]
 //	canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
 //	canon -list-profiles
 //
@@ -17,8 +18,16 @@
 // The flags are:
 //
 //	-p name, -profile name
-//		The profile: rfc3986 (the default), iri, webcapture, powder or
-//		whatwg. -list-profiles shows the steps of each.
+//		The profile, one of the names canon.LookupProfile knows:
+//		rfc3986 (the default; RFC 3986 normalization), iri (RFC 3987:
+//		hosts and text as Unicode), webcapture (PDF Web Capture),
+//		powder (W3C POWDER: every escape decoded, for matching),
+//		whatwg (as browsers read a URL), crawler (a crawl frontier's
+//		key: whatwg without fragment, tracking parameters and session
+//		ids, the query sorted), archive (the Internet Archive's
+//		canonicalization for CDX keys, for -format surt) or aggressive
+//		(urlcanon's: archive's steps, https as http, empty parameters
+//		dropped). -list-profiles shows the steps of each.
 //	-steps list
 //		Add steps to the profile or remove them: a comma-separated list
 //		of +Step or -Step, e.g. +RemoveFragment ("+nofragment" for
@@ -62,6 +71,9 @@
 //	-equal
 //		With two URL arguments: exit 0 if they have the same key, 1 if
 //		not, 2 if either fails or is blank.
+//	-explain
+//		For each URL, print which steps of the profile change it, and
+//		how; see Explain.
 //	-list-profiles
 //		Print each profile with its steps, and the step names.
 //	-version
@@ -80,19 +92,22 @@
 // columns always hold; that field is then not byte for byte the input.
 //
 // surt: the SURT of the key instead of the key, in the form CDX indexes
-// (the Wayback Machine, pywb, OutbackCDX) key URLs by, as canon.SURT
-// writes it: the labels of the host reversed and joined by ",", the
-// port, ")", then the path, query and fragment of the key as they are,
-// without the scheme and userinfo. An IP address is not reversed, and a
-// URL without a host comes out as its key:
+// (the Wayback Machine, pywb) key URLs by, as canon.SURT writes it and
+// the Internet Archive's surt library by default: the labels of the host
+// reversed and joined by ",", the port, ")", then the path, query and
+// fragment of the key as they are, without the scheme and userinfo. An
+// IPv4 address is reversed like a name, an IPv6 address is written
+// without its brackets (and reversed at any dots), and a URL without a
+// host comes out as its key:
 //
 //	http://www.example.com:8080/a?b  ->  com,example,www:8080)/a?b
+//	http://10.1.2.3:8080/a           ->  3,2,1,10:8080)/a
+//	http://[::1]:8080/a              ->  ::1:8080)/a
 //	dns:example.com                  ->  dns:example.com
 //
 // SURT only reorders the key. With -p archive, which canonicalizes as
 // the Internet Archive's surt library does before it writes a CDX key,
-// the lines are CDX keys (but an IPv4 address, which that library
-// reverses by default, is kept whole, as Heritrix keeps it). With -u each
+// the lines are CDX keys. With -u each
 // SURT is printed once (two keys that differ only in their userinfo have
 // one SURT), and -u -c counts SURTs as text counts keys. A key that SURT
 // cannot reorder (none of the profiles makes one) fails its line like
@@ -117,6 +132,36 @@
 // resolution made). INPUT is "" for a line longer than canon.MaxLength,
 // which is not kept. Invalid UTF-8 in a string is written as U+FFFD.
 //
+// # Explain
+//
+// -explain shows why a URL got its key: for each URL, the URL as given,
+// then, for each step of the profile (after -steps) that changes it, in
+// the order the steps run, a line
+//
+//	Step: before -> after
+//
+// (two spaces first), then an empty line; an already canonical URL gives
+// the URL and the empty line. It is what canon.Explain returns:
+//
+//	$ canon -explain 'HTTP://Example.COM/a/./b'
+//	HTTP://Example.COM/a/./b
+//	  LowercaseScheme: HTTP://Example.COM/a/./b -> http://Example.COM/a/./b
+//	  LowercaseHost: http://Example.COM/a/./b -> http://example.com/a/./b
+//	  RemoveDots: http://example.com/a/./b -> http://example.com/a/b
+//
+// A blank line gives nothing, and so does a failing line, which is
+// reported on standard error and counted as in the other modes. With
+// -format jsonl the output is the usual one record per line, and each
+// key's record has a "changes" array besides "in" and "out":
+//
+//	{"in":INPUT,"out":KEY,"changes":[{"step":STEP,"before":URL,"after":URL},...]}
+//
+// ([] when nothing changes). -explain is an output mode of its own: it
+// cannot be combined with -u, -equal, -base (it explains the profile's
+// steps on one URL, not the resolution of a reference) or -format tsv
+// or surt; each of those is a usage error. Explain normalizes each URL
+// once per step of the profile, so it is for reading, not for bulk use.
+//
 // # Blank lines
 //
 // A blank line, empty or holding only spaces, TABs, CRs, VTs or FFs, is
@@ -133,8 +178,9 @@
 //	line N: component: reason (at "rest")
 //
 // on standard error (not with -q), for example
-// `line 5: port: invalid character (at "x/")`, and, unless -skip-invalid,
-// an output line with an empty key. A password in the input is written
+// `line 5: port: invalid character (at "x/")`, and, unless -skip-invalid
+// (or -explain, whose text output has no block for it), an output line
+// with an empty key. A password in the input is written
 // as xxxxx in error text. When any line failed, "canon: F of N lines
 // failed" ends standard error.
 //
@@ -152,5 +198,7 @@
 //	canon -u -c < links.txt | sort -rn | head          # most repeated URLs
 //	canon -format tsv < links.txt | sort -t$'\t' -k2   # input and key, by key
 //	canon -p archive -format surt < links.txt | LC_ALL=C sort  # CDX keys, in CDX order
+//	canon -explain -p crawler 'HTTP://Example.com/?utm_source=x&b=2&a=1'  # why this key
+//	canon -p whatwg -steps +SortQuery < links.txt     # a profile and a step
 //	canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
 package main

@@ -26,6 +26,7 @@ type config struct {
 	workers      int
 	file         string
 	equal        bool
+	explain      bool
 	listProfiles bool
 	version      bool
 	urls         []string
@@ -35,14 +36,58 @@ type config struct {
 // the key (tsv, jsonl), which -u -c then keeps.
 func (cfg *config) withInput() bool { return cfg.format == "tsv" || cfg.format == "jsonl" }
 
+// profiles are the profiles -p accepts, by the names canon.LookupProfile
+// knows them by, in the order the usage and -list-profiles show them,
+// each with what it is for. The command names them nowhere else: the -p
+// help, the usage's list, the unknown-profile error and -list-profiles
+// are made from this (TestProfileNames checks it against the library's
+// predefined profiles; doc.go, which is a comment, is checked too).
+var profiles = []struct{ name, about string }{
+	{"rfc3986", "RFC 3986 syntax- and scheme-based normalization (the default)"},
+	{"iri", "RFC 3987: as rfc3986, with hosts and text as Unicode"},
+	{"webcapture", "PDF Web Capture: RFC 1808 resolution, escapes left alone"},
+	{"powder", "W3C POWDER: every escape decoded; for matching, not fetching"},
+	{"whatwg", "as browsers read a URL (the WHATWG URL Standard)"},
+	{"crawler", "whatwg without fragment, tracking parameters and session ids, query sorted"},
+	{"archive", "the Internet Archive's canonicalization for CDX keys (with -format surt)"},
+	{"aggressive", "urlcanon's aggressive: archive's steps, https as http, empty parameters dropped"},
+}
+
+// profileList returns the profile names as a list in words: "a, b or c".
+func profileList() string {
+	var b strings.Builder
+	for i, p := range profiles {
+		switch {
+		case i == 0:
+		case i == len(profiles)-1:
+			b.WriteString(" or ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(p.name)
+	}
+	return b.String()
+}
+
+// usage returns what "canon -h" prints before the flag list: usageText
+// with the profiles listed where it says so.
+func usage() string {
+	var b strings.Builder
+	for _, p := range profiles {
+		fmt.Fprintf(&b, "  %-11s%s\n", p.name, p.about)
+	}
+	return strings.Replace(usageText, "{{profiles}}\n", b.String(), 1)
+}
+
 // errHelp is parseFlags's error when it has printed what the user asked
 // for (-h) or the flag package's complaint: nothing more to print.
 var errHelp = errors.New("help")
 
-// usageText comes before the flag list in "canon -h". doc.go says the
-// same at more length: keep the two in step (TestDocListsFlags checks
-// the flag names).
+// usageText comes before the flag list in "canon -h", with the profiles
+// in place of {{profiles}} (see usage). doc.go says the same at more
+// length: keep the two in step (TestDocListsFlags checks the flag names).
 const usageText = `usage: canon [flags] [URL ...]
+       canon -explain [-p profile] [-steps list] [-format jsonl] [URL ...]
        canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
        canon -list-profiles
 
@@ -60,7 +105,12 @@ Examples:
   canon -u -c < links.txt | sort -rn | head          # most repeated URLs
   canon -format tsv < links.txt | sort -t$'\t' -k2   # input and key, by key
   canon -format surt 'http://www.example.com/a?b'    # com,example,www)/a?b
+  canon -p archive -format surt < links.txt | LC_ALL=C sort  # CDX keys, in CDX order
+  canon -explain -p crawler 'HTTP://Example.com/?utm_source=x&b=2&a=1'  # why this key
   canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
+
+Profiles (-p; -list-profiles shows their steps):
+{{profiles}}
 
 Input: one URL per line; a CR before the LF and a missing final newline
 are fine. A blank line (empty, or only spaces, tabs, CR, VT or FF) is not
@@ -82,11 +132,22 @@ Formats (-format):
          byte offset in INPUT of the text the error points at, is left out
          when it has none; INPUT is "" for a line over 4 MiB, not kept.
          Invalid UTF-8 in a string is written as U+FFFD.
-  surt   the SURT of the key, as CDX indexes key URLs (canon.SURT): the
-         host's labels reversed, the port, ")", then path, query and
-         fragment, without scheme or userinfo (http://www.example.com:81/a
-         -> com,example,www:81)/a); a URL without a host as its key; -u
-         and -c as in text, on SURTs
+  surt   the SURT of the key, as CDX indexes key URLs (canon.SURT, as the
+         Internet Archive's surt library writes it): the host's labels
+         reversed, the port, ")", then path, query and fragment, without
+         scheme or userinfo (http://www.example.com:81/a ->
+         com,example,www:81)/a); an IPv4 address is reversed too
+         (http://10.1.2.3/ -> 3,2,1,10)/), an IPv6 address loses its
+         brackets; a URL without a host as its key; -u and -c as in text,
+         on SURTs
+
+Explain (-explain): for each URL, the URL, then a line
+"  Step: before -> after" for each step of the profile that changes it,
+in the order they run, then an empty line; nothing for a blank or a
+failing line (the failure goes to standard error as usual). With
+-format jsonl, one record per line as usual, each key's with
+"changes":[{"step":S,"before":B,"after":A},...] added. -explain cannot
+be combined with -u, -equal, -base or -format tsv or surt.
 
 A line that fails gives "line N: component: reason (at "rest")" on standard
 error (not with -q), a password in it written as xxxxx, and an output line
@@ -105,7 +166,7 @@ Flags:
 func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs := flag.NewFlagSet("canon", flag.ContinueOnError)
 	*profile = "rfc3986"
-	fs.StringVar(profile, "profile", *profile, "the profile, by `name`: rfc3986, iri, webcapture, powder or whatwg (see -list-profiles)")
+	fs.StringVar(profile, "profile", *profile, "the profile, by `name`: "+profileList()+" (see -list-profiles)")
 	fs.StringVar(profile, "p", *profile, "shorthand for -profile `name`")
 	fs.StringVar(steps, "steps", "", "add steps to the profile or remove them: a comma-separated `list` of +Step or -Step\n(e.g. +RemoveFragment; the names are in -list-profiles)")
 	fs.StringVar(&cfg.base, "base", "", "resolve each line against the base `URL` (by the profile's rule) before normalizing;\na base that is not a valid absolute URL is a usage error (exit 2)")
@@ -118,6 +179,7 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.IntVar(&cfg.workers, "j", runtime.NumCPU(), "normalize on `N` worker goroutines, one a core by default; the output keeps input order")
 	fs.StringVar(&cfg.file, "f", "", "read URLs from `FILE` instead of standard input (\"-\": standard input)")
 	fs.BoolVar(&cfg.equal, "equal", false, "with two URL arguments: exit 0 if they have the same key, 1 if not")
+	fs.BoolVar(&cfg.explain, "explain", false, "for each URL, print it and each step that changes it, as \"  Step: before -> after\" lines,\nthen an empty line (-format jsonl: a \"changes\" array in each record; see above)")
 	fs.BoolVar(&cfg.listProfiles, "list-profiles", false, "print each profile with its steps, and the step names")
 	fs.BoolVar(&cfg.version, "version", false, "print the version")
 	return fs
@@ -138,7 +200,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			io.WriteString(stdout, usageText)
+			io.WriteString(stdout, usage())
 			fs.SetOutput(stdout)
 			fs.PrintDefaults()
 			return nil, exitOK, errHelp
@@ -154,7 +216,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 	cfg.urls = fs.Args()
 	p, ok := canon.LookupProfile(profile)
 	if !ok {
-		return nil, exitUsage, fmt.Errorf("unknown profile %q (see -list-profiles)", profile)
+		return nil, exitUsage, fmt.Errorf("unknown profile %q: want %s (see -list-profiles)", profile, profileList())
 	}
 	cfg.profileName = strings.ToLower(profile)
 	if steps != "" {
@@ -168,6 +230,20 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 	case "text", "tsv", "jsonl", "surt":
 	default:
 		return nil, exitUsage, fmt.Errorf("unknown format %q: want text, tsv, jsonl or surt", cfg.format)
+	}
+	if cfg.explain {
+		// -explain writes blocks, or jsonl records with the changes;
+		// the other modes have no place for them.
+		switch {
+		case cfg.equal:
+			return nil, exitUsage, errors.New("-explain cannot be used with -equal")
+		case cfg.unique:
+			return nil, exitUsage, errors.New("-explain cannot be used with -u")
+		case cfg.base != "":
+			return nil, exitUsage, errors.New("-explain cannot be used with -base: it explains the profile's steps on a URL, not the resolution of a reference")
+		case cfg.format != "text" && cfg.format != "jsonl":
+			return nil, exitUsage, fmt.Errorf("-explain cannot be used with -format %s: it writes text blocks, or jsonl records with \"changes\"", cfg.format)
+		}
 	}
 	if cfg.count && !cfg.unique {
 		return nil, exitUsage, errors.New("-c needs -u")
@@ -249,15 +325,17 @@ func applySteps(p canon.Profile, spec string) (canon.Profile, error) {
 	}
 	np, err := canon.NewProfile(steps...)
 	if err != nil {
-		return p, fmt.Errorf("-steps: %v", err)
+		// The library's errors start with "canon: ", which the
+		// command's own prefix says already.
+		return p, fmt.Errorf("-steps: %s", strings.TrimPrefix(err.Error(), "canon: "))
 	}
 	return np, nil
 }
 
 func listProfiles(w io.Writer) int {
-	for _, n := range []string{"rfc3986", "iri", "webcapture", "powder", "whatwg"} {
-		p, _ := canon.LookupProfile(n)
-		fmt.Fprintf(w, "%-11s %s\n", n, strings.ReplaceAll(p.String(), "|", " "))
+	for _, np := range profiles {
+		p, _ := canon.LookupProfile(np.name)
+		fmt.Fprintf(w, "%-11s %s\n", np.name, strings.ReplaceAll(p.String(), "|", " "))
 	}
 	fmt.Fprintln(w, "\nsteps for -steps:")
 	for s := canon.Step(0); ; s++ {

@@ -388,7 +388,7 @@ func normalizeBatch(cfg *config, b *batch) {
 		b.fail(cfg, 0, "", errLineTooLong)
 		return
 	}
-	fastText := !cfg.unique && cfg.format == "text" && cfg.base == ""
+	fastText := !cfg.unique && cfg.format == "text" && cfg.base == "" && !cfg.explain
 	fastSURT := !cfg.unique && cfg.format == "surt" && cfg.base == ""
 	var buf []byte
 	data := b.data
@@ -448,6 +448,17 @@ func normalizeBatch(cfg *config, b *batch) {
 			b.fail(cfg, i, in, newLineError(in, err))
 			continue
 		}
+		if cfg.explain {
+			// The steps again, one Normalize each: Explain is for
+			// reading, and key is kept for the jsonl record.
+			changes, err := canon.Explain(in, cfg.profile)
+			if err != nil {
+				b.fail(cfg, i, in, newLineError(in, err))
+				continue
+			}
+			b.out = renderExplain(b.out, cfg, in, key, changes)
+			continue
+		}
 		if cfg.format == "surt" {
 			// The SURT instead of the key: appended to the output
 			// directly, or, for -u, which counts SURTs, kept as the key.
@@ -501,7 +512,9 @@ func (b *batch) fail(cfg *config, i int, in string, e lineError) {
 		// The key "" keeps the line out of the set.
 		b.lines = append(b.lines, in)
 		b.keys = append(b.keys, "")
-	case cfg.skipInvalid:
+	case cfg.skipInvalid, cfg.explain && cfg.format == "text":
+		// -explain's blocks are not aligned with the input: a failing
+		// line has none.
 	case cfg.format == "jsonl":
 		dst := append(b.out, `{"in":`...)
 		dst = appendJSONString(dst, in)
@@ -532,7 +545,7 @@ func (b *batch) blank(cfg *config, in string) {
 	case cfg.unique:
 		b.lines = append(b.lines, in)
 		b.keys = append(b.keys, "")
-	case cfg.skipInvalid:
+	case cfg.skipInvalid, cfg.explain && cfg.format == "text":
 	case cfg.format == "jsonl":
 		b.out = append(b.out, `{"in":`...)
 		b.out = appendJSONString(b.out, in)
@@ -579,6 +592,51 @@ func render(dst []byte, cfg *config, in, key string, count int) []byte {
 			dst = strconv.AppendInt(dst, int64(count), 10)
 		}
 		dst = append(dst, '}')
+	}
+	return append(dst, '\n')
+}
+
+// renderExplain appends what -explain prints for an input and its key.
+// In text, a block: the input, a line for each change, an empty line:
+//
+//	HTTP://Example.COM/a/./b
+//	  LowercaseScheme: HTTP://Example.COM/a/./b -> http://Example.COM/a/./b
+//	  LowercaseHost: http://Example.COM/a/./b -> http://example.com/a/./b
+//	  RemoveDots: http://example.com/a/./b -> http://example.com/a/b
+//
+// In jsonl, the record of the key with "changes" added, an array of
+// {"step":S,"before":B,"after":A} ([] when no step changes the URL).
+func renderExplain(dst []byte, cfg *config, in, key string, changes []canon.Change) []byte {
+	if cfg.format == "jsonl" {
+		dst = append(dst, `{"in":`...)
+		dst = appendJSONString(dst, in)
+		dst = append(dst, `,"out":`...)
+		dst = appendJSONString(dst, key)
+		dst = append(dst, `,"changes":[`...)
+		for i, c := range changes {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"step":`...)
+			dst = appendJSONString(dst, c.Step.String())
+			dst = append(dst, `,"before":`...)
+			dst = appendJSONString(dst, c.Before)
+			dst = append(dst, `,"after":`...)
+			dst = appendJSONString(dst, c.After)
+			dst = append(dst, '}')
+		}
+		return append(dst, "]}\n"...)
+	}
+	dst = append(dst, in...)
+	dst = append(dst, '\n')
+	for _, c := range changes {
+		dst = append(dst, "  "...)
+		dst = append(dst, c.Step.String()...)
+		dst = append(dst, ": "...)
+		dst = append(dst, c.Before...)
+		dst = append(dst, " -> "...)
+		dst = append(dst, c.After...)
+		dst = append(dst, '\n')
 	}
 	return append(dst, '\n')
 }

@@ -9,9 +9,10 @@ import (
 )
 
 // TestFormatSURT runs -format surt over a list with every kind of line
-// (a name with a port, userinfo and an IPv4 address, an IPv6 literal, a
-// URL without a host, a blank line, a failing line) and with the flags
-// that change what is printed, on one worker and on three.
+// (a name with a port, userinfo and an IPv4 address, which the CDX form
+// reverses, an IPv6 literal, whose brackets it drops, a URL without a
+// host, a blank line, a failing line) and with the flags that change
+// what is printed, on one worker and on three.
 func TestFormatSURT(t *testing.T) {
 	in := "HTTP://WWW.Example.COM:8080/a?b#c\n" +
 		"http://user:pw@10.1.2.3/x\n" +
@@ -31,9 +32,9 @@ func TestFormatSURT(t *testing.T) {
 		code    int
 	}{
 		{"lines", in, nil, "",
-			"com,example,www:8080)/a?b#c\n10.1.2.3)/x\nmailto:Joe@Example.COM\n\n\n[::1]:81)/\n,com,example)/\nil,org,isoc,whois)/shaveh.co.il\n", 1},
+			"com,example,www:8080)/a?b#c\n3,2,1,10)/x\nmailto:Joe@Example.COM\n\n\n::1:81)/\n,com,example)/\nil,org,isoc,whois)/shaveh.co.il\n", 1},
 		{"skip-invalid", in, []string{"-skip-invalid"}, "",
-			"com,example,www:8080)/a?b#c\n10.1.2.3)/x\nmailto:Joe@Example.COM\n[::1]:81)/\n,com,example)/\nil,org,isoc,whois)/shaveh.co.il\n", 1},
+			"com,example,www:8080)/a?b#c\n3,2,1,10)/x\nmailto:Joe@Example.COM\n::1:81)/\n,com,example)/\nil,org,isoc,whois)/shaveh.co.il\n", 1},
 		{"nofragment", "http://www.example.com/a#b\n", []string{"-steps", "+RemoveFragment"}, "", "com,example,www)/a\n", 0},
 		{"whatwg", "https://EXAMPLE.com:443/a b\n", []string{"-p", "whatwg"}, "", "com,example)/a%20b\n", 0},
 		{"base", "../x\ny?q\n", []string{"-base", "http://www.example.com/dir/sub/"}, "",
@@ -43,9 +44,10 @@ func TestFormatSURT(t *testing.T) {
 		{"unique", dup, []string{"-u"}, "", "example,a)/\nexample,b)/\n", 0},
 		{"unique-count", dup, []string{"-u", "-c"}, "", "      3 example,a)/\n      1 example,b)/\n", 0},
 		{"unique-base", "/x\nhttp://u@h.example/x\n", []string{"-u", "-c", "-base", "http://h.example/"}, "", "      2 example,h)/x\n", 0},
-		// The CDX key of the Internet Archive's surt library tests.
-		{"archive", "http://www.archive.org/goo/?a=2&b&a=1\nhttp://archive.org/index.php?PHPSESSID=0123456789abcdefghijklemopqrstuv&action=profile;u=4221\n",
-			[]string{"-p", "archive"}, "archive", "org,archive)/goo?a=1&a=2&b\norg,archive)/index.php?action=profile;u=4221\n", 0},
+		// The CDX key of the Internet Archive's surt library tests, an
+		// IPv4 address reversed as it reverses it by default.
+		{"archive", "http://www.archive.org/goo/?a=2&b&a=1\nhttp://archive.org/index.php?PHPSESSID=0123456789abcdefghijklemopqrstuv&action=profile;u=4221\nhttp://192.168.1.254/info/\n",
+			[]string{"-p", "archive"}, "archive", "org,archive)/goo?a=1&a=2&b\norg,archive)/index.php?action=profile;u=4221\n254,1,168,192)/info\n", 0},
 	} {
 		if tc.profile != "" {
 			if _, ok := canon.LookupProfile(tc.profile); !ok {
