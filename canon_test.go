@@ -101,9 +101,12 @@ func checkVector(t *testing.T, p Profile, tc vector) {
 
 // TestNormalize runs testdata/canon.json: the seed examples and the
 // behaviours of each profile, with hand-written expectations.
-func TestNormalize(t *testing.T) {
+func TestNormalize(t *testing.T) { runVectors(t, "canon.json") }
+
+// runVectors runs the vectors of a testdata file, a subtest each.
+func runVectors(t *testing.T, file string) {
 	var f struct{ Cases []vector }
-	loadJSON(t, "canon.json", &f)
+	loadJSON(t, file, &f)
 	if len(f.Cases) == 0 {
 		t.Fatal("no vectors")
 	}

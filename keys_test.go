@@ -15,17 +15,7 @@ var everyProfile = append(append([]Profile(nil), allProfiles...), keyProfiles...
 
 // TestKeyVectors runs testdata/keys.json: the key steps and the Crawler,
 // Archive and Aggressive profiles, with hand-written expectations.
-func TestKeyVectors(t *testing.T) {
-	var f struct{ Cases []vector }
-	loadJSON(t, "keys.json", &f)
-	if len(f.Cases) == 0 {
-		t.Fatal("no vectors")
-	}
-	for _, tc := range f.Cases {
-		p := profileByName(t, tc.Profile)
-		t.Run(tc.Profile+"/"+tc.Name, func(t *testing.T) { checkVector(t, p, tc) })
-	}
-}
+func TestKeyVectors(t *testing.T) { runVectors(t, "keys.json") }
 
 // TestKeyStepDocExamples checks the before -> after example in the doc
 // comment of every key step, read from profiles.go, under WHATWG plus
