@@ -118,6 +118,9 @@ func (k *keyBuf) runSteps(key string, p Profile) {
 			k.run(st)
 		}
 	}
+	if parse && p.steps&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
+		k.fileDriveLetter()
+	}
 }
 
 // queryKeySteps are the key steps that read only the query.
@@ -279,6 +282,25 @@ func (k *keyBuf) run(st Step) {
 		k.sortQuery(false)
 	case SortQueryPairs:
 		k.sortQuery(true)
+	}
+}
+
+// fileDriveLetter writes a first path segment "C|" of a file URL as
+// "C:", as the WHATWG URL Standard's path state does: CollapseSlashes
+// ("file:////C|") and DecodePathRepeatedly ("file:///C%7C") can make one,
+// which the standard would rewrite when the key is read again.
+func (k *keyBuf) fileDriveLetter() {
+	if !k.hasAuth || !k.hierarchical() ||
+		kindOf(unsafe.String(unsafe.SliceData(k.b[k.start:]), k.schemeEnd-k.start)) != schemeFile {
+		return
+	}
+	seg := k.b[k.pathStart+1 : k.pathEnd]
+	if len(seg) > 2 && seg[2] == '/' {
+		seg = seg[:2]
+	}
+	if len(seg) == 2 && seg[1] == '|' && isWindowsDriveLetter(unsafe.String(unsafe.SliceData(seg), 2)) {
+		k.own()
+		k.b[k.pathStart+2] = ':'
 	}
 }
 

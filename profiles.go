@@ -224,7 +224,9 @@ const (
 	DecodeQueryRepeatedly
 
 	// CollapseSlashes writes each run of "/" in the path of a URL with an
-	// authority as one "/" (Google Safe Browsing; crawler-commons).
+	// authority as one "/" (Google Safe Browsing; crawler-commons). A
+	// file URL's first segment "C|" that comes first so is written "C:",
+	// as the WHATWG URL Standard writes a Windows drive letter.
 	// Merges paths that differ in empty segments.
 	//	http://h//a///b -> http://h/a/b
 	CollapseSlashes
