@@ -11,10 +11,12 @@ import (
 )
 
 // The key steps (RemoveUserinfo to SortQueryPairs) run after the other
-// steps, on the key those made, in a byte buffer: they edit it in place,
-// read by the package's one parser into component offsets. A key that
-// nothing changes is returned as it came, so a URL with nothing to drop
-// or sort costs one more scan and no allocation.
+// steps, on the key those made, read by the package's one parser into
+// component offsets (or, when only the query is edited, by loadQuery).
+// They read the key where it is and copy it at their first change, into
+// a pooled buffer they then edit in place: a key that nothing changes is
+// returned as it came, so a URL with nothing to drop or sort costs a few
+// scans and no allocation.
 
 // keyBuf is a key being edited: b[start:] holds it, and the offsets,
 // absolute in b, are those parts.parse gives, kept up to date by splice.
@@ -39,16 +41,14 @@ type keyBuf struct {
 	authEnd, pathStart, pathEnd, queryStart int
 	queryEnd, fragStart                     int
 	hasQuery, hasFrag                       bool
-	special                                 bool
 }
 
 // applyKeySteps runs p's key steps on the key b[start:], made by
-// p.base(), and returns the buffer with the edited key. key is a string
-// with the bytes of b[start:], which the parser reads: a caller whose b is
-// on its stack passes a copy it has anyway, so that b does not escape (the
-// parser's strings do). A key that does not parse is returned unchanged
-// (it cannot happen: a base profile's key is a fixed point of it, so its
-// syntax reads it).
+// p.base(), editing it in place (AppendNormalized: b is the caller's), and
+// returns the buffer with the edited key. key is a string with the bytes
+// of b[start:], which the parser reads before any edit. A key that does
+// not parse is returned unchanged (it cannot happen: a base profile's key
+// is a fixed point of it, so its syntax reads it).
 func applyKeySteps(b []byte, start int, key string, p Profile) []byte {
 	k := keyBuf{b: b, start: start, rules: p.rules}
 	k.runSteps(key, p)
@@ -182,7 +182,6 @@ func (k *keyBuf) load(pr *parts) {
 	k.pathStart, k.pathEnd = o+pr.pathStart, o+pr.pathEnd
 	k.hasQuery, k.queryStart, k.queryEnd = pr.hasQuery, o+pr.queryStart, o+pr.queryEnd
 	k.hasFrag, k.fragStart = pr.hasFrag, o+pr.fragStart
-	k.special = kindOf(pr.s[:pr.schemeEnd]).special()
 	if !pr.hasQuery {
 		k.queryStart, k.queryEnd = k.pathEnd, k.pathEnd
 	}
