@@ -43,13 +43,6 @@ func (e *engine) host() (int, *failure) {
 	pr, w, s, p := &e.pr, &e.w, e.s, e.p
 	i, j, m := pr.hostStart, pr.hostEnd, pr.mHost
 	at := w.length()
-	if e.kind == schemeFile && j-i == 1 && pr.hasPort && j+1 == pr.authEnd && isAlnum(s[i]) && s[i] > '9' {
-		// "file://C:/x": a Windows drive letter that RFC 3986 reads as
-		// host "c" with an empty port. Keyed as a host it would merge a
-		// local drive with a remote host named "c" (WHATWG URL reads it
-		// as the path "/C:/x").
-		return 0, fail(ComponentHost, i, ErrInvalidHost, "Windows drive letter where a host should be")
-	}
 	if p.Has(TrimHostDots) {
 		// Trailing full stops go before anything is written, the
 		// ideographic, fullwidth and halfwidth ones too: UTS #46 maps
@@ -59,6 +52,14 @@ func (e *engine) host() (int, *failure) {
 			return 0, fail(ComponentHost, i, ErrInvalidHost, "host is only dots")
 		}
 		j = k
+	}
+	if e.kind == schemeFile && j-i == 1 && pr.hasPort && pr.hostEnd+1 == pr.authEnd && isAlnum(s[i]) && s[i] > '9' {
+		// "file://C:/x" (or "file://C.:/x", POWDER's dots trimmed): a
+		// Windows drive letter that RFC 3986 reads as
+		// host "c" with an empty port. Keyed as a host it would merge a
+		// local drive with a remote host named "c" (WHATWG URL reads it
+		// as the path "/C:/x").
+		return 0, fail(ComponentHost, i, ErrInvalidHost, "Windows drive letter where a host should be")
 	}
 	switch {
 	case i == j:
