@@ -10,7 +10,7 @@
 //
 // # Profiles
 //
-// A [Profile] is a set of [Step]s run in a fixed order. Four are
+// A [Profile] is a set of [Step]s run in a fixed order. Five are
 // predefined, each following one document to the letter:
 //
 //   - [WebCapture]: the canonical form of URLs in PDF Web Capture (PDF
@@ -19,9 +19,18 @@
 //     §6.2.3) of the URI an input maps to (RFC 3987 §3.1). ASCII output.
 //   - [IRI]: the RFC 3987 §5.3 comparison ladder. Unicode output.
 //   - [POWDER]: the W3C POWDER canonicalization, for matching only.
+//   - [WHATWG]: the WHATWG URL Standard's parser and serializer: the
+//     href a browser makes of a link.
+//
+// Three more make the keys crawlers and web archives use, with the key
+// steps, which merge what their documentation says: [Crawler] (tracking
+// parameters and session ids dropped, the query sorted), [Archive] (the
+// Internet Archive's canonicalization, for [SURT] keys) and [Aggressive]
+// (urlcanon's most merging one). [Explain] lists which steps changed a
+// URL.
 //
 // [NewProfile] builds others from the same steps, for example RFC3986 plus
-// [RemoveFragment].
+// [RemoveFragment]; [Profile.WithRules] adds parameter names to drop.
 //
 // # Guarantees
 //
@@ -31,7 +40,9 @@
 // "%25", ...) is never decoded, and no step creates, removes or moves an
 // ASCII delimiter. An input that is not a URI (a raw space, non-ASCII)
 // is first mapped to the URI RFC 3987 §3.1 makes of it, and gets that
-// URI's key. Every profile is idempotent:
+// URI's key. WHATWG never gives one key to two URLs that a browser sends
+// as different requests. POWDER and the key steps merge what their
+// documentation says, and no more. Every profile is idempotent:
 // Normalize(Normalize(x, p), p) == Normalize(x, p). Error text never
 // carries a password.
 //
