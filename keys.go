@@ -2,6 +2,7 @@ package canon
 
 import (
 	"bytes"
+	stdbits "math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -50,19 +51,24 @@ type keyBuf struct {
 // not parse is returned unchanged (it cannot happen: a base profile's key
 // is a fixed point of it, so its syntax reads it).
 func applyKeySteps(b []byte, start int, key string, p Profile) []byte {
+	parse, query := needsParse(key, p)
+	if !parse && !query {
+		return b
+	}
 	k := keyBuf{b: b, start: start, rules: p.rules}
-	k.runSteps(key, p)
+	k.runSteps(key, p, parse)
 	return k.b
 }
 
 // rekeyString returns key with p's key steps run on it: key itself when
 // they change nothing, which costs no copy.
 func rekeyString(key string, p Profile) string {
-	if key == "" {
-		return key
+	parse, query := needsParse(key, p)
+	if !parse && !query {
+		return key // no step has anything to read: most keys of most profiles
 	}
 	k := keyBuf{b: unsafe.Slice(unsafe.StringData(key), len(key)), clean: true, rules: p.rules}
-	k.runSteps(key, p)
+	k.runSteps(key, p, parse)
 	if k.clean {
 		return key
 	}
@@ -89,14 +95,9 @@ func (k *keyBuf) own() {
 	k.clean = false
 }
 
-func (k *keyBuf) runSteps(key string, p Profile) {
-	if len(key) == 0 {
-		return
-	}
-	parse, query := k.needsParse(key, p)
-	if !parse && !query {
-		return // no step has anything to read
-	}
+// runSteps runs the key steps of p on key, which the parser reads when
+// parse is set (see needsParse).
+func (k *keyBuf) runSteps(key string, p Profile, parse bool) {
 	if parse {
 		var pr parts
 		e := engine{p: p.base(), mode: p.base().escapeMode()}
@@ -107,16 +108,21 @@ func (k *keyBuf) runSteps(key string, p Profile) {
 	} else {
 		k.loadQuery(key)
 	}
-	for st := firstKeyStep; st < numSteps; st++ {
-		if st == RemoveTrackingParams {
-			// The parameters that RemoveSessionIDs, RemoveTrackingParams
-			// and RemoveEmptyParams drop go in one pass, here: whether a
-			// parameter goes depends on it alone, and on no letter case.
+	// The parameters that RemoveSessionIDs, RemoveTrackingParams and
+	// RemoveEmptyParams drop go in one pass, in RemoveTrackingParams's
+	// place: whether a parameter goes depends on it alone, and on no
+	// letter case.
+	filtered := false
+	for bits := p.steps & keyStepBits; bits != 0; bits &= bits - 1 {
+		st := Step(stdbits.TrailingZeros64(bits))
+		if st >= RemoveTrackingParams && !filtered {
 			k.filterQuery(p.Has(RemoveSessionIDs), p.Has(RemoveTrackingParams), p.Has(RemoveEmptyParams))
+			filtered = true
 		}
-		if p.Has(st) {
-			k.run(st)
-		}
+		k.run(st)
+	}
+	if !filtered {
+		k.filterQuery(p.Has(RemoveSessionIDs), p.Has(RemoveTrackingParams), p.Has(RemoveEmptyParams))
 	}
 	if parse && p.steps&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
 		k.fileDriveLetter()
@@ -133,7 +139,10 @@ const queryKeySteps = 1<<DecodeQueryRepeatedly | 1<<LowercaseQuery | 1<<RemoveTr
 // a crawler's key. It does when p has a step that reads another
 // component, or RemoveSessionIDs and a ";" or "(" (a path parameter or an
 // ASP.NET session segment) before the query.
-func (k *keyBuf) needsParse(key string, p Profile) (parse, query bool) {
+func needsParse(key string, p Profile) (parse, query bool) {
+	if key == "" {
+		return false, false
+	}
 	steps := p.steps & keyStepBits
 	if steps&^(queryKeySteps|1<<RemoveSessionIDs) != 0 {
 		return true, true
@@ -448,12 +457,14 @@ func (k *keyBuf) filterQuery(session, tracking, empty bool) {
 	w, kept, dropped := 0, false, false
 	byName, whole := true, true
 	var prev []byte // the last pair kept, where it is now
+	prevName := 0   // the length of its name
 	havePrev := false
 	for r := 0; r <= len(q); r++ {
 		j := pairEnd(q, r)
 		pair := q[r:j]
+		e := nameEnd(pair)
 		name, value := pair, []byte(nil)
-		if e := nameEnd(pair); e < len(pair) {
+		if e < len(pair) {
 			name, value = pair[:e], pair[e+1:]
 		}
 		drop := empty && len(pair) == 0 ||
@@ -478,11 +489,12 @@ func (k *keyBuf) filterQuery(session, tracking, empty bool) {
 		}
 		if !drop {
 			cur := q[w-len(pair) : w]
-			if havePrev {
-				byName = byName && comparePairs(prev, cur, false) <= 0
-				whole = whole && comparePairs(prev, cur, true) <= 0
+			if havePrev && (byName || whole) {
+				c := bytes.Compare(prev[:prevName], cur[:e])
+				byName = byName && c <= 0
+				whole = whole && (c < 0 || c == 0 && compareValues(prev, prevName, cur, e) <= 0)
 			}
-			prev, havePrev = cur, true
+			prev, prevName, havePrev = cur, e, true
 		}
 		r = j
 	}
@@ -591,8 +603,13 @@ func comparePairs(a, b []byte, byValue bool) int {
 	if c := bytes.Compare(a[:ea], b[:eb]); c != 0 || !byValue {
 		return c
 	}
-	switch {
-	case ea == len(a) || eb == len(b): // one has no "=" (or neither)
+	return compareValues(a, ea, b, eb)
+}
+
+// compareValues orders the values of two parameters whose names, a[:ea]
+// and b[:eb], are equal: one without "=" first.
+func compareValues(a []byte, ea int, b []byte, eb int) int {
+	if ea == len(a) || eb == len(b) { // one has no "=" (or neither)
 		return (len(a) - ea) - (len(b) - eb)
 	}
 	return bytes.Compare(a[ea+1:], b[eb+1:])

@@ -112,6 +112,20 @@ var builtinTracking = []TrackingParam{
 // the exact names, sorted (binary search), and the prefixes.
 var trackingNames, trackingPrefixes = splitTracking(builtinTracking)
 
+// trackingFirst marks the first bytes, in either case, of the built-in
+// names and prefixes: most parameter names start with none of them, and
+// isTracking then answers without a search.
+var trackingFirst = func() (t [256]bool) {
+	for _, tp := range builtinTracking {
+		c := tp.Name[0]
+		t[c] = true
+		if c >= 'a' && c <= 'z' {
+			t[c-'a'+'A'] = true
+		}
+	}
+	return t
+}()
+
 func splitTracking(list []TrackingParam) (names, prefixes []string) {
 	for _, p := range list {
 		if p.Prefix {
@@ -136,12 +150,14 @@ func (r *ruleSet) isTracking(name []byte) bool {
 	if len(name) == 0 {
 		return false
 	}
-	if paramSortedHasFold(trackingNames, name) {
-		return true
-	}
-	for _, p := range trackingPrefixes {
-		if paramHasPrefixFold(name, p) {
+	if trackingFirst[name[0]] {
+		if paramSortedHasFold(trackingNames, name) {
 			return true
+		}
+		for _, p := range trackingPrefixes {
+			if paramHasPrefixFold(name, p) {
+				return true
+			}
 		}
 	}
 	if r == nil {
