@@ -16,16 +16,21 @@ import (
 // kept it.)
 func checkCrawlerNoFalseMerge(t *testing.T, in, key string) {
 	t.Helper()
+	if h := strings.IndexByte(key, '#'); h >= 0 {
+		key = key[:h] // Crawler keys have none; a variant needs none
+	}
 	q := strings.IndexByte(key, '?')
-	pathStart := 0
-	if i := strings.Index(key, "://"); i >= 0 {
-		if j := strings.IndexByte(key[i+3:], '/'); j >= 0 {
-			pathStart = i + 3 + j
-		} else {
-			return
-		}
-	} else {
+	end := len(key) // of the path
+	if q >= 0 {
+		end = q
+	}
+	i := strings.Index(key[:end], "://")
+	if i < 0 {
 		return // opaque and no-authority URLs: nothing of the path to vary
+	}
+	pathStart := end // an empty path
+	if j := strings.IndexByte(key[i+3:end], '/'); j >= 0 {
+		pathStart = i + 3 + j
 	}
 	variants := make([]string, 0, 8)
 	flip := func(i int) {
@@ -37,18 +42,16 @@ func checkCrawlerNoFalseMerge(t *testing.T, in, key string) {
 	enc := func(i int) {
 		variants = append(variants, key[:i]+pctEncode(key[i:i+1])+key[i+1:])
 	}
-	end := len(key)
-	if q >= 0 {
-		end = q
-	}
 	for i, done := pathStart, 0; i < end && done < 2; i++ {
 		if isASCIILetter(key[i]) {
 			flip(i)
 			done++
 		}
 	}
-	if s := strings.IndexByte(key[pathStart+1:end], '/'); s >= 0 {
-		enc(pathStart + 1 + s)
+	if pathStart < end {
+		if s := strings.IndexByte(key[pathStart+1:end], '/'); s >= 0 {
+			enc(pathStart + 1 + s)
+		}
 	}
 	if q >= 0 {
 		query := key[q+1:]
