@@ -330,8 +330,10 @@ func hadAuthority(s string, p Profile) bool {
 	}
 	if p.Has(ParseWHATWG) {
 		// The standard gives a special URL a host whatever the slashes
-		// ("file:/a" has the empty host, "http:h" the host h).
-		if k, err := Normalize(s, p); err == nil {
+		// ("file:/a" has the empty host, "http:h" the host h). Read as
+		// NormalizeRef reads a base: the standard alone (DefaultScheme
+		// would read "http:70000" as a host and port).
+		if k, err := Normalize(s, Profile{steps: 1 << ParseWHATWG}); err == nil {
 			if r, err := Parse(k); err == nil && r.HasAuthority {
 				return true
 			}
