@@ -49,7 +49,7 @@ func defineFlags(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.input, "input", "", "glob of the text files to read, one URL a line (required; gs:// works where the runner has GCS)")
 	fs.StringVar(&c.output, "output", "", "prefix of the output shards, written as PREFIX-SSSSS-of-NNNNN (required)")
 	fs.StringVar(&c.failures, "failures", "", "prefix of the failure shards, lines of input TAB error (default: OUTPUT-failures)")
-	fs.StringVar(&c.profile, "profile", "rfc3986", "profile: rfc3986, iri, webcapture, powder or whatwg")
+	fs.StringVar(&c.profile, "profile", "rfc3986", "profile: rfc3986, iri, webcapture, powder, whatwg, crawler, archive or aggressive")
 	fs.StringVar(&c.base, "base", "", "resolve each line against this base URL before normalizing (canon.NormalizeRef)")
 	fs.StringVar(&c.mode, "mode", "keys", "keys: a key per valid line; dedup: distinct keys; count: count TAB key per distinct key; tsv: input TAB key per valid line")
 	fs.IntVar(&c.shards, "shards", 1, "number of output shards (and of failure shards)")
