@@ -21,8 +21,7 @@ type TrackingParam struct {
 // vendor's own documentation, cited in Source; the lists consulted are:
 //
 //   - Brave: kSimpleQueryStringTrackers and kScopedQueryStringTrackers in
-//     brave/brave-core components/query_filter/utils.cc (each entry cites a
-//     brave/brave-browser issue, given here as "Brave #N");
+//     brave/brave-core components/query_filter/utils.cc;
 //   - Firefox: the initial query-stripping list in the Firefox source docs
 //     (toolkit/components/antitracking/docs/query-stripping), and the
 //     "global" list of StripOnShare.json (toolkit/components/antitracking/
@@ -60,23 +59,23 @@ type TrackingParam struct {
 //   - "hsa_*" as a prefix: only the twelve HubSpot ads names that Firefox
 //     and AdGuard list are built in, not every name that starts with hsa_.
 var builtinTracking = []TrackingParam{
-	{Name: "__hsfp", Source: "HubSpot browser fingerprint (Brave #9019, ClearURLs, AdGuard)"},
-	{Name: "__hssc", Source: "HubSpot session cookie (Brave #9019, ClearURLs, AdGuard)"},
-	{Name: "__hstc", Source: "HubSpot visitor cookie (Brave #9019, ClearURLs, AdGuard)"},
+	{Name: "__hsfp", Source: "HubSpot browser fingerprint (Brave, ClearURLs, AdGuard)"},
+	{Name: "__hssc", Source: "HubSpot session cookie (Brave, ClearURLs, AdGuard)"},
+	{Name: "__hstc", Source: "HubSpot visitor cookie (Brave, ClearURLs, AdGuard)"},
 	{Name: "_ga", Source: "Google Analytics cross-domain linker (ClearURLs, AdGuard citing support.google.com/analytics/answer/10071811)"},
-	{Name: "_gl", Source: "Google tag cross-domain linker (Brave #33188, ClearURLs, AdGuard)"},
-	{Name: "_hsenc", Source: "HubSpot email recipient token (Firefox query stripping, Brave #9019, ClearURLs, AdGuard)"},
-	{Name: "_hsmi", Source: "HubSpot marketing email message id (listed as a HubSpot parameter in Brave #9019; ClearURLs rules issue 171)"},
-	{Name: "_openstat", Source: "Openstat analytics ad tag (Brave #11579, ClearURLs, AdGuard)"},
-	{Name: "dclid", Source: "Google (DoubleClick) display ads click identifier (Brave #9879, ClearURLs)"},
-	{Name: "fbclid", Source: "Facebook/Meta click identifier (Firefox query stripping, Brave #4239, ClearURLs, AdGuard)"},
+	{Name: "_gl", Source: "Google tag cross-domain linker (Brave, ClearURLs, AdGuard)"},
+	{Name: "_hsenc", Source: "HubSpot email recipient token (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "_hsmi", Source: "HubSpot marketing email message id, set with _hsenc on every tracked link (LinkClean's tracker catalog, linkclean.app/trackers/hsmi)"},
+	{Name: "_openstat", Source: "Openstat analytics ad tag (Brave, ClearURLs, AdGuard)"},
+	{Name: "dclid", Source: "Google (DoubleClick) display ads click identifier (Brave, ClearURLs)"},
+	{Name: "fbclid", Source: "Facebook/Meta click identifier (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
 	{Name: "gbraid", Source: "Google Ads iOS click identifier (AdGuard \"Google ads/analytics\")"},
-	{Name: "gclid", Source: "Google Ads click identifier (Brave #4239, ClearURLs, AdGuard)"},
+	{Name: "gclid", Source: "Google Ads click identifier (Brave, ClearURLs, AdGuard)"},
 	{Name: "gclsrc", Source: "Google Ads click source (AdGuard \"Google ads/analytics\")"},
-	{Name: "hsa_acc", Source: "HubSpot ads: account id (Brave #9019, Firefox StripOnShare, AdGuard)"},
-	{Name: "hsa_ad", Source: "HubSpot ads: ad id (Brave #9019, Firefox StripOnShare, AdGuard)"},
-	{Name: "hsa_cam", Source: "HubSpot ads: campaign id (Brave #9019, Firefox StripOnShare, AdGuard)"},
-	{Name: "hsa_grp", Source: "HubSpot ads: ad set id (Brave #9019, Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_acc", Source: "HubSpot ads: account id (Brave, Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_ad", Source: "HubSpot ads: ad id (Brave, Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_cam", Source: "HubSpot ads: campaign id (Brave, Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_grp", Source: "HubSpot ads: ad set id (Brave, Firefox StripOnShare, AdGuard)"},
 	{Name: "hsa_kw", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
 	{Name: "hsa_la", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
 	{Name: "hsa_mt", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
@@ -85,27 +84,27 @@ var builtinTracking = []TrackingParam{
 	{Name: "hsa_src", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
 	{Name: "hsa_tgt", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
 	{Name: "hsa_ver", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
-	{Name: "hsctatracking", Source: "HubSpot call-to-action click tracking (Brave #9019, ClearURLs, AdGuard)"},
-	{Name: "igshid", Source: "Instagram share identifier (Brave #11580 and Firefox StripOnShare, both on instagram.com only; ClearURLs instagram provider)"},
+	{Name: "hsctatracking", Source: "HubSpot call-to-action click tracking (Brave, ClearURLs, AdGuard)"},
+	{Name: "igshid", Source: "Instagram share identifier (Brave and Firefox StripOnShare, both on instagram.com only; ClearURLs instagram provider)"},
 	{Name: "li_fat_id", Source: "LinkedIn first-party ad tracking click id (Firefox StripOnShare)"},
 	{Name: "mc_cid", Source: "Mailchimp campaign id (ClearURLs mc_(eid|cid|tc))"},
-	{Name: "mc_eid", Source: "Mailchimp recipient id (Firefox query stripping, Brave #4239, ClearURLs, AdGuard)"},
-	{Name: "mkt_tok", Source: "Marketo email recipient token (Firefox query stripping, ClearURLs, AdGuard; Brave #9018 keeps it on unsubscribe links)"},
-	{Name: "msclkid", Source: "Microsoft Advertising click identifier (Brave #4239, ClearURLs, AdGuard citing help.ads.microsoft.com)"},
-	{Name: "oly_anon_id", Source: "Olytics anonymous visitor id (Firefox query stripping, Brave #13644, ClearURLs, AdGuard)"},
-	{Name: "oly_enc_id", Source: "Olytics encrypted customer id (Firefox query stripping, Brave #13644, ClearURLs, AdGuard)"},
-	{Name: "rb_clickid", Source: "Olytics click id (Brave #17451, ClearURLs, AdGuard \"Olytics\")"},
-	{Name: "s_cid", Source: "Adobe Analytics (SiteCatalyst) campaign tracking code (Brave #17452, Firefox StripOnShare, ClearURLs, AdGuard)"},
-	{Name: "srsltid", Source: "Google Merchant Center auto-tagging result id (Brave #40912, ClearURLs)"},
+	{Name: "mc_eid", Source: "Mailchimp recipient id (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "mkt_tok", Source: "Marketo email recipient token (Firefox query stripping, ClearURLs, AdGuard; Brave keeps it on unsubscribe links)"},
+	{Name: "msclkid", Source: "Microsoft Advertising click identifier (Brave, ClearURLs, AdGuard citing help.ads.microsoft.com)"},
+	{Name: "oly_anon_id", Source: "Olytics anonymous visitor id (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "oly_enc_id", Source: "Olytics encrypted customer id (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "rb_clickid", Source: "Olytics click id (Brave, ClearURLs, AdGuard \"Olytics\")"},
+	{Name: "s_cid", Source: "Adobe Analytics (SiteCatalyst) campaign tracking code (Brave, Firefox StripOnShare, ClearURLs, AdGuard)"},
+	{Name: "srsltid", Source: "Google Merchant Center auto-tagging result id (Brave, ClearURLs)"},
 	{Name: "ttclid", Source: "TikTok Ads click identifier (ads.tiktok.com/help/article/tiktok-click-id)"},
-	{Name: "twclid", Source: "Twitter/X Ads click identifier (Brave #18020, ClearURLs, AdGuard)"},
+	{Name: "twclid", Source: "Twitter/X Ads click identifier (Brave, ClearURLs, AdGuard)"},
 	{Name: "utm_", Prefix: true, Source: "Google Analytics (Urchin) campaign parameters utm_source, utm_medium, ... (normalize-url default /^utm_\\w+/i, ClearURLs, Firefox StripOnShare, AdGuard)"},
-	{Name: "vero_conv", Source: "Vero email conversion tracking (Brave #11817, Firefox StripOnShare, ClearURLs, AdGuard)"},
-	{Name: "vero_id", Source: "Vero email recipient id (Firefox query stripping, Brave #11817, ClearURLs, AdGuard)"},
-	{Name: "wbraid", Source: "Google Ads iOS click identifier (Brave #18758, AdGuard \"Google ads/analytics\")"},
-	{Name: "wickedid", Source: "Wicked Reports click id (Brave #13647, ClearURLs, AdGuard)"},
-	{Name: "yclid", Source: "Yandex Direct click identifier (Brave #11578, ClearURLs, AdGuard \"Yandex Metrika\")"},
-	{Name: "ysclid", Source: "Yandex search click identifier (Brave #33216, AdGuard \"Yandex Metrika\")"},
+	{Name: "vero_conv", Source: "Vero email conversion tracking (Brave, Firefox StripOnShare, ClearURLs, AdGuard)"},
+	{Name: "vero_id", Source: "Vero email recipient id (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "wbraid", Source: "Google Ads iOS click identifier (Brave, AdGuard \"Google ads/analytics\")"},
+	{Name: "wickedid", Source: "Wicked Reports click id (Brave, ClearURLs, AdGuard)"},
+	{Name: "yclid", Source: "Yandex Direct click identifier (Brave, ClearURLs, AdGuard \"Yandex Metrika\")"},
+	{Name: "ysclid", Source: "Yandex search click identifier (Brave, AdGuard \"Yandex Metrika\")"},
 }
 
 // trackingNames and trackingPrefixes split builtinTracking for lookup:
