@@ -75,6 +75,18 @@ var pathological = []struct {
 	{"bracket", func(n int) string { return "http://[" + strings.Repeat("[", n) + "/" }},
 	{"zeros-port", func(n int) string { return "http://h:" + strings.Repeat("0", n) + "443/" }},
 	{"query-params", func(n int) string { return "http://h/?" + strings.Repeat("a=1&", n/4) }},
+	// An escape of an escape of …: decoded repeatedly (Archive), one pass
+	// each would be quadratic.
+	{"pct25-chain", func(n int) string {
+		return "http://h/%25" + strings.Repeat("25", n/2) + "?q=%25" + strings.Repeat("25", n/2)
+	}},
+	// Runs of slashes (CollapseSlashes) and "www." labels (StripWWWN)
+	// before a long rest: a cut per run or label would move the rest
+	// each time.
+	{"slash-runs", func(n int) string { return "http://h/" + strings.Repeat("a//", n/3) }},
+	{"www-chain", func(n int) string {
+		return "http://" + strings.Repeat("www.", 200) + "example.com/" + strings.Repeat("a", n)
+	}},
 }
 
 func BenchmarkPathological(b *testing.B) {

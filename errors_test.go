@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestErrorMessages asserts the full text of an error for each sentinel,
@@ -141,5 +142,33 @@ func TestErrorAllocs(t *testing.T) {
 	want = `canon.Normalize("http://h:8x/é\x7f"): port: invalid character (at "x/é\x7f")`
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %s", err, want)
+	}
+}
+
+// TestPathologicalLinear checks that the time of every pathological shape
+// under every profile grows linearly: 16 times the input may take at most
+// 64 times as long (a quadratic step would take 256 times), plus 20 ms
+// for the machine's noise. Each time is the best of three.
+func TestPathologicalLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing: runs without -short")
+	}
+	best := func(in string, p Profile) time.Duration {
+		d := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			_, _ = Normalize(in, p)
+			d = min(d, time.Since(start))
+		}
+		return d
+	}
+	for _, pc := range pathological {
+		small, large := pc.make(32<<10), pc.make(512<<10)
+		for _, p := range everyProfile {
+			ts, tl := best(small, p), best(large, p)
+			if tl > 64*ts+20*time.Millisecond {
+				t.Errorf("%s/%s: %v for 512 KiB, %v for 32 KiB: not linear", pc.shape, name(p), tl, ts)
+			}
+		}
 	}
 }

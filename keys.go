@@ -368,15 +368,18 @@ func (k *keyBuf) stripWWW(digits bool) {
 		return
 	}
 	// Again while the host starts with "www.": "www.www.example.com"
-	// must come to the key it gives when read again.
+	// must come to the key it gives when read again. The labels are
+	// counted first and cut once.
+	host := unsafe.String(unsafe.SliceData(k.b[k.hostStart:]), k.hostEnd-k.hostStart)
+	n := 0
 	for {
-		host := unsafe.String(unsafe.SliceData(k.b[k.hostStart:]), k.hostEnd-k.hostStart)
-		n := wwwLabel(host, digits)
-		if n == 0 {
-			return
+		m := wwwLabel(host[n:], digits)
+		if m == 0 {
+			break
 		}
-		k.cut(k.hostStart, k.hostStart+n)
+		n += m
 	}
+	k.cut(k.hostStart, k.hostStart+n)
 }
 
 // wwwLabel returns the length of the "www." (with digits: "wwwN.") that
@@ -410,20 +413,24 @@ func wwwLabel(host string, digits bool) int {
 	return i + 1
 }
 
-// collapseSlashes: see CollapseSlashes.
+// collapseSlashes: see CollapseSlashes. The path is compacted in one
+// pass and cut once: a cut per run of slashes would move the rest of the
+// key once per run.
 func (k *keyBuf) collapseSlashes() {
-	if !k.hasAuth {
+	if !k.hasAuth || !bytes.Contains(k.b[k.pathStart:k.pathEnd], []byte("//")) {
 		return
 	}
-	for i := k.pathStart + 1; i < k.pathEnd; i++ {
-		if k.b[i] == '/' && k.b[i-1] == '/' {
-			j := i + 1
-			for j < k.pathEnd && k.b[j] == '/' {
-				j++
-			}
-			k.cut(i, j)
+	k.own()
+	path := k.b[k.pathStart:k.pathEnd]
+	w := 1
+	for r := 1; r < len(path); r++ {
+		if path[r] == '/' && path[w-1] == '/' {
+			continue
 		}
+		path[w] = path[r]
+		w++
 	}
+	k.cut(k.pathStart+w, k.pathEnd)
 }
 
 // directoryIndexes are the index pages RemoveDirectoryIndex removes: the
@@ -572,6 +579,25 @@ func (k *keyBuf) sortQuery(whole bool) {
 	k.b = k.b[:end]
 }
 
+// decodeRepeatedlyInPlace decodes the escapes of c until none is left
+// ("%252541" -> "%2541" -> "%41" -> "A") and returns the shortened c.
+// Decoding again, pass after pass, would take one pass for each "25" of
+// "%252525…", quadratic in the input; a new escape can only end at the
+// byte just written, so this looks back there after each byte it writes,
+// once over c.
+func decodeRepeatedlyInPlace(c []byte) []byte {
+	w := 0
+	for r := 0; r < len(c); r++ {
+		c[w] = c[r]
+		w++
+		for w >= 3 && c[w-3] == '%' && isHex(c[w-2]) && isHex(c[w-1]) {
+			c[w-3] = unhex(c[w-2])<<4 | unhex(c[w-1])
+			w -= 2
+		}
+	}
+	return c[:w]
+}
+
 // pairEnd returns the end of the parameter of q that starts at r: the
 // next "&", or the end of q.
 func pairEnd(q []byte, r int) int {
@@ -616,39 +642,15 @@ func compareValues(a []byte, ea int, b []byte, eb int) int {
 }
 
 // decodeRepeatedly: see DecodePathRepeatedly. The component b[i:j] is
-// decoded in place until no escape is left (each pass shortens it), the
-// path's dot segments are removed, and the result is written past the
-// key with the bytes of set, "%" and "\\" encoded, then spliced in.
+// decoded in place until no escape is left, the path's dot segments are
+// removed, and the result is written past the key with the bytes of set,
+// "%" and "\\" encoded, then spliced in.
 func (k *keyBuf) decodeRepeatedly(i, j int, set uint8) {
-	hasPct := false
-	for _, c := range k.b[i:j] {
-		if c == '%' {
-			hasPct = true
-			break
-		}
-	}
-	if !hasPct {
+	if bytes.IndexByte(k.b[i:j], '%') < 0 {
 		return
 	}
 	k.own()
-	c := k.b[i:j]
-	for {
-		w, any := 0, false
-		for r := 0; r < len(c); r++ {
-			if c[r] == '%' && r+2 < len(c) && isHex(c[r+1]) && isHex(c[r+2]) {
-				c[w] = unhex(c[r+1])<<4 | unhex(c[r+2])
-				r += 2
-				any = true
-			} else {
-				c[w] = c[r]
-			}
-			w++
-		}
-		c = c[:w]
-		if !any {
-			break
-		}
-	}
+	c := decodeRepeatedlyInPlace(k.b[i:j])
 	isPath := i == k.pathStart && j == k.pathEnd
 	if isPath && len(c) > 0 && c[0] == '/' {
 		c = removeDotSegmentsInPlace(c)

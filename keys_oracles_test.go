@@ -3,6 +3,7 @@ package canon
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // checkCrawlerNoFalseMerge is the metamorphic oracle of Crawler's promise
@@ -147,4 +148,51 @@ func FuzzExplain(f *testing.F) {
 			checkExplain(t, in, p)
 		}
 	})
+}
+
+// unescapeRepeatedlySlow is the Internet Archive's unescapeRepeatedly as
+// its surt library writes it: decode every escape, left to right, and
+// again, until a pass changes nothing.
+func unescapeRepeatedlySlow(s string) string {
+	for {
+		t := string(percentDecode(s))
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
+
+// TestDecodeRepeatedlyInPlace holds the one-pass decoder to the pass by
+// pass reference on every string of "%", "2", "5", "4", "1" and "A" up to
+// six bytes (the bytes escapes of escapes are made of), and checks it is
+// linear: "%25" followed by 2^20 "25" would take a pass for each.
+func TestDecodeRepeatedlyInPlace(t *testing.T) {
+	const alphabet = "%2541A"
+	var gen func(prefix string, n int)
+	checked := 0
+	gen = func(prefix string, n int) {
+		if got, want := string(decodeRepeatedlyInPlace([]byte(prefix))), unescapeRepeatedlySlow(prefix); got != want {
+			t.Fatalf("decodeRepeatedlyInPlace(%q) = %q, want %q", prefix, got, want)
+		}
+		checked++
+		if n == 0 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			gen(prefix+alphabet[i:i+1], n-1)
+		}
+	}
+	gen("", 6)
+	if checked < 50000 {
+		t.Fatalf("only %d strings checked", checked)
+	}
+	long := "%25" + strings.Repeat("25", 1<<20)
+	start := time.Now()
+	if got := string(decodeRepeatedlyInPlace([]byte(long))); got != "%" {
+		t.Fatalf("decodeRepeatedlyInPlace(%%25 + 2^20 \"25\") = %q, want %%", got)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("decodeRepeatedlyInPlace of 2 MiB took %v: not linear", d)
+	}
 }
