@@ -84,6 +84,10 @@ var pathological = []struct {
 	// before a long rest: a cut per run or label would move the rest
 	// each time.
 	{"slash-runs", func(n int) string { return "http://h/" + strings.Repeat("a//", n/3) }},
+	{"unsorted-pairs", func(n int) string { return "http://h/?" + strings.Repeat("b=1&a=2&", n/8) }},
+	{"path-sessions", func(n int) string {
+		return "http://h/" + strings.Repeat("a;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA/(S(4hqa0555fwsecu455xqckv45))/", n/75)
+	}},
 	{"www-chain", func(n int) string {
 		return "http://" + strings.Repeat("www.", 200) + "example.com/" + strings.Repeat("a", n)
 	}},
