@@ -392,8 +392,8 @@ func convertLabel(label string, toUnicode bool) (string, *failure) {
 	if len(label) > maxIDNALabel {
 		return "", fail(ComponentHost, 0, ErrInvalidHost, "label too long for IDNA")
 	}
-	if !ascii && isBogusACE(label) {
-		return "", fail(ComponentHost, 0, ErrInvalidHost, "non-ASCII label with the ACE prefix xn--")
+	if !ascii && invalidACELabel(label) {
+		return "", fail(ComponentHost, 0, ErrInvalidHost, "invalid label with the ACE prefix xn--")
 	}
 	if !ascii && strings.Contains(label, "\u1e9e") {
 		// UTS #46 from Unicode 15.1 on maps U+1E9E (capital sharp s) to
@@ -426,25 +426,36 @@ func convertLabel(label string, toUnicode bool) (string, *failure) {
 // U+FF0E FULLWIDTH, U+FF61 HALFWIDTH IDEOGRAPHIC) to ".".
 var fullStops = strings.NewReplacer("\u3002", ".", "\uff0e", ".", "\uff61", ".")
 
-// isBogusACE reports whether label, once mapped by UTS #46, starts with
-// the ACE prefix "xn--" but is not ASCII ("xn--é-", "ｘｎ--é-"): UTS #46 §4
-// (and RFC 3492 §6.2) make that an error, while golang.org/x/net/idna
-// returns the A-label of the non-ASCII part, a different and real name
-// (golang/go#81116). A label that maps to ASCII ("ｘｎ--9ca", "x\u00adn--9ca")
-// is an A-label like any other. Each code point is mapped on its own; the
-// mapping of a non-ASCII code point that is not ignored is not ASCII.
-func isBogusACE(label string) bool {
-	var out []byte
+// invalidACELabel reports whether label, once mapped by UTS #46, is an
+// "xn--" label that UTS #46 §4 (Processing, step 4.1) rejects: one that
+// is not ASCII ("xn--é-", "ｘｎ--é-"; RFC 3492 §6.2 too), or one whose
+// Punycode part is empty or decodes to ASCII alone ("xn--", "ｘｎ--",
+// "xn--ab-"; step 4.1.3, added in Unicode 15.1). golang.org/x/net/idna
+// returns the A-label of the non-ASCII part of the first kind, a
+// different and real name (golang/go#81116), and an empty label for
+// "xn--", which would merge "a.xn--" with "a.". A label that maps to a
+// valid A-label ("ｘｎ--9ca", "x\u00adn--9ca") is an A-label like any
+// other. Each code point is mapped on its own; the mapping of a non-ASCII
+// code point that is not ignored is not ASCII.
+func invalidACELabel(label string) bool {
+	var buf [64]byte
+	out := buf[:0]
 	for _, r := range label {
 		if r < utf8.RuneSelf {
-			out = append(out, byte(r))
+			out = append(out, byte(lower(byte(r))))
 			continue
 		}
 		m, _ := idnaMapping.ToUnicode(string(r))
 		out = append(out, m...)
 	}
-	return len(out) >= 4 && (out[0]|0x20) == 'x' && (out[1]|0x20) == 'n' && out[2] == '-' && out[3] == '-' &&
-		!isASCII(string(out))
+	if len(out) < 4 || out[0] != 'x' || out[1] != 'n' || out[2] != '-' || out[3] != '-' {
+		return false
+	}
+	if !isASCII(string(out)) || len(out) == 4 {
+		return true
+	}
+	u, err := idna.Punycode.ToUnicode(string(out))
+	return err == nil && isASCII(u)
 }
 
 // lowerKeepEscapes lowercases the ASCII letters of label except the hex

@@ -240,9 +240,17 @@ func whatwgDomainToASCII(h string, off int) ([]byte, *failure) {
 		}
 		d := strings.ToValidUTF8(string(b), "\uFFFD")
 		d = strings.ReplaceAll(d, "\u1e9e", "\u00df")
-		for _, label := range strings.Split(fullStops.Replace(d), ".") {
-			if !isASCII(label) && isBogusACE(label) {
-				return nil, fail(ComponentHost, off, ErrInvalidHost, "non-ASCII label with the ACE prefix xn--")
+		// UTS #46 reads every label of a domain it processes, ASCII
+		// ones too: "a。xn--" is an error, not "a.".
+		for rest := fullStops.Replace(d); rest != ""; {
+			label := rest
+			if k := strings.IndexByte(rest, '.'); k >= 0 {
+				label, rest = rest[:k], rest[k+1:]
+			} else {
+				rest = ""
+			}
+			if invalidACELabel(label) {
+				return nil, fail(ComponentHost, off, ErrInvalidHost, "invalid label with the ACE prefix xn--")
 			}
 		}
 		a, err := whatwgIDNA.ToASCII(d)

@@ -3,6 +3,7 @@ package canon
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -122,4 +123,63 @@ func TestWHATWGEncodeSets(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestWHATWGACELabelClass checks UTS #46's rule for "xn--" labels in a
+// domain that goes through it (one with a non-ASCII label): a label that
+// maps to "xn--" and nothing after, or to "xn--" and non-ASCII, is an
+// error, however it is spelled: with any code point that UTS #46 maps to
+// "x", "n" or "-" (fullwidth letters, the Kelvin-like look-alikes, soft
+// hyphens that are ignored), in any place of the domain, after any full
+// stop. (golang.org/x/net/idna returned an empty label for "xn--", which
+// merged "a。xn--" with "a.".) Every such label must also be rejected in
+// IRI, which converts it to Unicode.
+func TestWHATWGACELabelClass(t *testing.T) {
+	spell := map[byte][]string{'x': {"x", "X"}, 'n': {"n", "N"}, '-': {"-"}}
+	for r := rune(0x80); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) || !testing.Short() && r > 0x2FFFF && r < 0xE0000 {
+			continue
+		}
+		if testing.Short() && r > 0xFFFF {
+			break
+		}
+		m, _ := idnaMapping.ToUnicode(string(r))
+		if len(m) == 1 && spell[m[0]] != nil {
+			spell[m[0]] = append(spell[m[0]], string(r))
+		}
+	}
+	if len(spell['x']) < 3 || len(spell['n']) < 3 || len(spell['-']) < 3 {
+		t.Fatalf("too few spellings found: %q", spell)
+	}
+	var labels []string
+	for _, x := range spell['x'] {
+		labels = append(labels, x+"n--")
+	}
+	for _, n := range spell['n'] {
+		labels = append(labels, "x"+n+"--")
+	}
+	for _, h := range spell['-'] {
+		labels = append(labels, "xn"+h+"-", "xn-"+h)
+	}
+	labels = append(labels, "xn--\u00ad", "x\u00adn--", "xn--é", "xn--9ca\u0301")
+	checked := 0
+	for _, label := range labels {
+		for _, host := range []string{"é." + label, "a\u3002" + label, label + ".é", label + "\uff0ecom", "é." + label + "."} {
+			in := "http://" + host + "/"
+			if key, err := Normalize(in, WHATWG); err == nil {
+				t.Errorf("Normalize(%q, WHATWG) = %q, want an error: UTS #46 rejects the label %q", in, key, label)
+			}
+			if key, err := Normalize(in, IRI); err == nil && !strings.Contains(key, label) {
+				t.Errorf("Normalize(%q, IRI) = %q: the label %q is gone", in, key, label)
+			}
+			checked++
+		}
+	}
+	// A label that maps to a valid A-label is one: "ｘｎ--9ca" is "é".
+	for _, in := range []string{"http://\uff58\uff4e--9ca.é/", "http://x\u00adn--9ca.é/", "http://XN--9CA.é/"} {
+		if key, err := Normalize(in, WHATWG); err != nil || key != "http://xn--9ca.xn--9ca/" {
+			t.Errorf("Normalize(%q, WHATWG) = %q, %v, want %q", in, key, err, "http://xn--9ca.xn--9ca/")
+		}
+	}
+	t.Logf("%d labels, %d hosts", len(labels), checked)
 }
