@@ -188,118 +188,112 @@ func redactPasswords(s string, off int) (string, int) {
 }
 
 // passwordSpans returns the [start, end) byte ranges of s, sorted and
-// disjoint, that hold a password under any of the readings the package
-// makes of an input: the parser's (spaces and controls trimmed, an
-// optional scheme that ends at the first ":" before any "/", "?" or "#",
-// then "//" and the authority up to "/", "?" or "#", the userinfo up to
-// its last "@", the password after its first ":"); DefaultScheme's, which
-// reads an input without a scheme as an authority ("user:pw@h/x"); and
-// DecodeAll's, which decodes every triplet first (POWDER reads
-// "http%3A%2F%2Fuser:pw@h/" with a userinfo), whose password is mapped
-// back to the bytes of s it was decoded from.
+// disjoint, that hold a password under any reading of s a profile or a
+// browser makes. A reader first rewrites the input, then parses it:
+//
+//   - the views: s as written; without its tabs and newlines (the WHATWG
+//     URL Standard removes them before anything else, so that
+//     "http:/\t/user:pw@h/" has a userinfo); and each of those with every
+//     triplet decoded once (POWDER's DecodeAll: "http%3A%2F%2Fuser:pw@h/")
+//     and decoded until none is left (as Google Safe Browsing and the
+//     Internet Archive decode);
+//   - the parses of each view, by the package's one parser (parts.split,
+//     which checks nothing): outside-in as the RFC 2396 drafts split, with
+//     any scheme, valid or not; as the WHATWG URL Standard reads an
+//     absolute URL (any run of "/" and "\\" after a special scheme starts
+//     the authority) or a reference against a special base ("\\\\user:pw@h");
+//     and, for a view without a scheme in DefaultScheme's sense, as
+//     "http://" + view ("user:pw@h/x").
+//
+// In each, the password is what follows the first ":" of the userinfo;
+// its bytes in the view are mapped back to the bytes of s they came from,
+// the removed tabs and the triplets included. The cost is on the error
+// path only, linear in s.
 func passwordSpans(s string) [][2]int {
-	spans := passwordsIn(s)
-	if strings.IndexByte(s, '%') >= 0 {
-		dec, from := decodeWithOffsets(s)
-		for _, sp := range passwordsIn(dec) {
-			// The raw bytes that decoded to dec[sp[0]:sp[1]].
-			spans = append(spans, [2]int{from[sp[0]], from[sp[1]]})
+	in, shift, _ := trim(s)
+	var spans [][2]int
+	add := func(v string, from []int32, prefix int) {
+		for _, syn := range [...]syntax{syntaxRFC3986, syntaxWHATWG} {
+			var pr parts
+			pr.split(v, syn)
+			if !pr.hasUser {
+				continue
+			}
+			colon := strings.IndexByte(v[pr.authStart:pr.userEnd], ':')
+			if colon < 0 {
+				continue
+			}
+			a, b := pr.authStart+colon+1-prefix, pr.userEnd-prefix
+			if a < 0 {
+				continue // in the prefix DefaultScheme added
+			}
+			if from != nil {
+				a, b = int(from[a]), int(from[b])
+			}
+			spans = append(spans, [2]int{a + shift, b + shift})
+		}
+	}
+	read := func(v string, from []int32) {
+		add(v, from, 0)
+		if schemeLength(v) < 0 {
+			prefix := "http://"
+			if strings.HasPrefix(v, "//") {
+				prefix = "http:"
+			}
+			add(prefix+v, from, len(prefix))
+		}
+	}
+	for _, dropTabs := range [...]bool{false, true} {
+		if dropTabs && !strings.ContainsAny(in, "\t\n\r") {
+			continue
+		}
+		for decode := 0; decode <= 2; decode++ {
+			if decode > 0 && strings.IndexByte(in, '%') < 0 {
+				break
+			}
+			v, from := readerView(in, dropTabs, decode)
+			read(v, from)
 		}
 	}
 	return mergeSpans(spans)
 }
 
-// passwordsIn returns the password ranges of s under the parser's and
-// DefaultScheme's readings (see passwordSpans).
-func passwordsIn(s string) [][2]int {
-	i, j := 0, len(s)
-	for i < j && s[i] <= ' ' {
-		i++
+// readerView returns s as a reader rewrites it before parsing (see
+// passwordSpans): without tabs and newlines if dropTabs; with every valid
+// triplet decoded once (decode 1) or until none is left (decode 2); and,
+// when it differs from s, for each of its bytes and its end the offset
+// in s the byte came from (nil when it is s).
+func readerView(s string, dropTabs bool, decode int) (string, []int32) {
+	if !dropTabs && decode == 0 {
+		return s, nil
 	}
-	for j > i && s[j-1] <= ' ' {
-		j--
-	}
-	var out [][2]int
-	try := func(auth int) {
-		if pw, at, ok := passwordAt(s, auth, j, false); ok {
-			out = append(out, [2]int{pw, at})
-		}
-	}
-	// The parser: an optional scheme (valid or not: the text is the same),
-	// then "//".
-	k := i
-	for k < j && s[k] != ':' && s[k] != '/' && s[k] != '?' && s[k] != '#' {
-		k++
-	}
-	if k < j && s[k] == ':' {
-		k++
-	} else {
-		k = i
-	}
-	if j-k >= 2 && s[k] == '/' && s[k+1] == '/' {
-		try(k + 2)
-	}
-	// DefaultScheme: no scheme in its sense, so the input is an authority
-	// (or starts with "//" and one).
-	if schemeLength(s[i:j]) < 0 {
-		if j-i >= 2 && s[i] == '/' && s[i+1] == '/' {
-			try(i + 2)
-		} else {
-			try(i)
-		}
-	}
-	// The WHATWG URL Standard, as browsers read links: after the scheme of
-	// an http-like URL, any run of "/" and "\" (none included) starts
-	// the authority, which "\" also ends ("http:/user:pw@h/").
-	if k > i && kindOf(s[i:k-1]).special() {
-		a := k
-		for a < j && (s[a] == '/' || s[a] == '\\') {
-			a++
-		}
-		if pw, at, ok := passwordAt(s, a, j, true); ok {
-			out = append(out, [2]int{pw, at})
-		}
-	}
-	return out
-}
-
-// passwordAt finds the password of the authority that starts at s[auth]
-// and ends at the first "/", "?" or "#" (or "\\", if backslashEnds)
-// before end: the bytes between the first ":" of the userinfo and the
-// last "@".
-func passwordAt(s string, auth, end int, backslashEnds bool) (pw, at int, ok bool) {
-	e := auth
-	for e < end && s[e] != '/' && s[e] != '?' && s[e] != '#' && !(backslashEnds && s[e] == '\\') {
-		e++
-	}
-	at = strings.LastIndexByte(s[auth:e], '@')
-	if at < 0 {
-		return 0, 0, false
-	}
-	at += auth
-	colon := strings.IndexByte(s[auth:at], ':')
-	if colon < 0 {
-		return 0, 0, false
-	}
-	return auth + colon + 1, at, true
-}
-
-// decodeWithOffsets decodes every valid triplet of s once, as DecodeAll
-// does, and returns for each byte of the result (and its end) the offset
-// in s it came from.
-func decodeWithOffsets(s string) (string, []int) {
 	b := make([]byte, 0, len(s))
-	from := make([]int, 0, len(s)+1)
+	from := make([]int32, 0, len(s)+1)
 	for k := 0; k < len(s); k++ {
-		from = append(from, k)
-		if s[k] == '%' && validEscape(s, k) {
+		c := s[k]
+		if dropTabs && (c == '\t' || c == '\n' || c == '\r') {
+			continue
+		}
+		if decode == 1 && c == '%' && validEscape(s, k) {
+			// Decoded once, the triplet is one byte that is not read
+			// again; from[...] records where the triplet started.
 			b = append(b, unhex(s[k+1])<<4|unhex(s[k+2]))
+			from = append(from, int32(k))
 			k += 2
 			continue
 		}
-		b = append(b, s[k])
+		b = append(b, c)
+		from = append(from, int32(k))
+		if decode == 2 {
+			// A triplet can only end at the byte just written: decode
+			// it, and look back again (see decodeRepeatedlyInPlace).
+			for w := len(b); w >= 3 && b[w-3] == '%' && isHex(b[w-2]) && isHex(b[w-1]); w = len(b) {
+				b[w-3] = unhex(b[w-2])<<4 | unhex(b[w-1])
+				b, from = b[:w-2], from[:w-2]
+			}
+		}
 	}
-	from = append(from, len(s))
+	from = append(from, int32(len(s)))
 	return string(b), from
 }
 

@@ -260,7 +260,20 @@ func firstNotOf(s string, i, j int, cls uint16) int {
 // where the standards differ (see syntax); with syntaxLenient (POWDER,
 // whose input is already decoded) it only splits and checks the scheme
 // and port: control characters and backslashes are the caller's business.
-func (p *parts) parse(s string, syn syntax) *failure {
+func (p *parts) parse(s string, syn syntax) *failure { return p.read(s, syn, false) }
+
+// split is parse for a reader that wants the components' offsets and
+// nothing else (redaction, which must see a userinfo wherever a reader
+// would take one, in inputs that are otherwise invalid): it checks
+// nothing and never fails. Outside syntaxWHATWG, a scheme is whatever
+// precedes the first ":" that comes before any "/", "?" or "#", valid or
+// not. Under syntaxWHATWG, a relative reference that starts with two or
+// more of "/" and "\\" has an authority after them, as against a base
+// with a special scheme ("relative slash state").
+func (p *parts) split(s string, syn syntax) { p.read(s, syn, true) }
+
+// read is parse, or split when lax is set.
+func (p *parts) read(s string, syn syntax, lax bool) *failure {
 	*p = parts{s: s, schemeEnd: -1}
 	n := len(s)
 	whatwg := syn == syntaxWHATWG
@@ -278,6 +291,11 @@ func (p *parts) parse(s string, syn syntax) *failure {
 			break
 		}
 		if c == ':' {
+			if lax && !whatwg {
+				p.schemeEnd = i
+				rest = i + 1
+				break
+			}
 			if i == 0 {
 				if whatwg {
 					break
@@ -307,9 +325,16 @@ func (p *parts) parse(s string, syn syntax) *failure {
 	i := rest
 	if whatwg && p.schemeEnd >= 0 {
 		var f *failure
-		if i, f = p.whatwgAuthority(rest); f != nil {
+		if i, f = p.whatwgAuthority(rest, lax); f != nil {
 			return f
 		}
+	} else if whatwg && lax && n >= 2 && isSlash(s[0]) && isSlash(s[1]) {
+		a := 2
+		for a < n && isSlash(s[a]) {
+			a++
+		}
+		p.special = true
+		i, _ = p.whatwgSplitAuthority(a, true)
 	} else if n-rest >= 2 && s[rest] == '/' && s[rest+1] == '/' {
 		p.hasAuth = true
 		p.authStart = rest + 2
@@ -332,7 +357,7 @@ func (p *parts) parse(s string, syn syntax) *failure {
 			m |= byteClass[c]
 		}
 		p.authEnd = k
-		if f := p.splitAuthority(at, mu, m, syn); f != nil {
+		if f := p.splitAuthority(at, mu, m, syn, lax); f != nil {
 			return f
 		}
 		i = k
@@ -366,7 +391,7 @@ func (p *parts) parse(s string, syn syntax) *failure {
 		p.fragStart = i + 1
 		p.mFrag = classes(s, p.fragStart, n)
 	}
-	if syn != syntaxRFC3986 {
+	if syn != syntaxRFC3986 || lax {
 		return nil
 	}
 	if p.mPath&(clsCtl|clsBackslash) != 0 {
@@ -389,7 +414,7 @@ func (p *parts) parse(s string, syn syntax) *failure {
 // which "/", "\\", "?" or "#" ends; a file URL's host follows exactly two
 // slashes and is a path when it is a Windows drive letter ("file state",
 // "file host state"); a non-special scheme has one after "//" only.
-func (p *parts) whatwgAuthority(rest int) (int, *failure) {
+func (p *parts) whatwgAuthority(rest int, lax bool) (int, *failure) {
 	s, n := p.s, len(p.s)
 	kind := kindOf(s[:p.schemeEnd])
 	p.special = kind.special()
@@ -420,9 +445,9 @@ func (p *parts) whatwgAuthority(rest int) (int, *failure) {
 		for slash(a) {
 			a++
 		}
-		return p.whatwgSplitAuthority(a)
+		return p.whatwgSplitAuthority(a, lax)
 	case n-rest >= 2 && s[rest] == '/' && s[rest+1] == '/':
-		return p.whatwgSplitAuthority(rest + 2)
+		return p.whatwgSplitAuthority(rest+2, lax)
 	case rest == n || s[rest] != '/':
 		p.opaque = true
 	}
@@ -432,7 +457,7 @@ func (p *parts) whatwgAuthority(rest int) (int, *failure) {
 // whatwgSplitAuthority splits the authority that starts at s[a] into
 // userinfo (up to the last "@"), host and port (after a ":" outside
 // brackets), as the standard's "authority state" and "host state" do.
-func (p *parts) whatwgSplitAuthority(a int) (int, *failure) {
+func (p *parts) whatwgSplitAuthority(a int, lax bool) (int, *failure) {
 	s, n := p.s, len(p.s)
 	p.hasAuth = true
 	p.authStart = a
@@ -471,6 +496,9 @@ func (p *parts) whatwgSplitAuthority(a int) (int, *failure) {
 		}
 	}
 	p.mHost = classes(s, h, p.hostEnd)
+	if lax {
+		return k, nil
+	}
 	if p.hostEnd < k {
 		if p.hostEnd == h {
 			return 0, fail(ComponentHost, h, ErrInvalidHost, "missing host before the port")
@@ -521,7 +549,7 @@ func charReason(c byte) string {
 // (RFC 3986 §3.2) and checks the port and, unless lenient, the host. at is
 // the offset of the last "@" (or -1), mu the classes of the userinfo and
 // mhp those of host and port.
-func (p *parts) splitAuthority(at int, mu, mhp uint16, syn syntax) *failure {
+func (p *parts) splitAuthority(at int, mu, mhp uint16, syn syntax, lax bool) *failure {
 	lenient := syn != syntaxRFC3986
 	s := p.s
 	a, b := p.authStart, p.authEnd
@@ -533,6 +561,12 @@ func (p *parts) splitAuthority(at int, mu, mhp uint16, syn syntax) *failure {
 		p.userEnd = at
 		p.hostStart = at + 1
 		p.mUser = mu
+	}
+	if lax {
+		p.hostEnd = b // host and port are not told apart: not read
+		return nil
+	}
+	if at >= 0 {
 		if !lenient && mu&(clsCtl|clsBackslash) != 0 {
 			k := firstOf(s, a, at, clsCtl|clsBackslash)
 			return fail(ComponentUserinfo, k, ErrInvalidChar, charReason(s[k]))

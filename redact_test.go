@@ -45,6 +45,11 @@ var passwordInputs = []string{
 	"http:/{ui}@h/%zz",                // browsers (WHATWG) read an authority after one slash
 	"http:{ui}@h/%zz",                 // ... and after none
 	"https:\\{ui}@h/%zz",              // ... and after backslashes
+	"http:/\t/{ui}@h:99999/",          // ... and after removing tabs and newlines
+	"http:\\\t\\{ui}@h:99999/",        // ... all of them
+	"\\\\{ui}@h:99999/",               // a reference against a special base
+	"/\\{ui}@h:99999/",                // ... the same
+	"http%253A%252F%252F{ui}@h/%zz",   // decoded repeatedly
 }
 
 // passwordRefs are base and reference pairs for NormalizeRef and Resolve
@@ -80,6 +85,7 @@ func TestErrorsNeverCarryPassword(t *testing.T) {
 	}{
 		{"WebCapture", WebCapture}, {"RFC3986", RFC3986}, {"IRI", IRI}, {"POWDER", POWDER},
 		{"zero", Profile{}}, {"RFC3986+DefaultScheme", rfc3986DefaultScheme},
+		{"WHATWG", WHATWG}, {"Crawler", Crawler}, {"Archive", Archive}, {"Aggressive", Aggressive},
 	}
 
 	type call struct {
@@ -108,6 +114,7 @@ func TestErrorsNeverCarryPassword(t *testing.T) {
 				add("NormalizeRef", pp.name, q+", x", func() error { _, err := NormalizeRef(in, "x", p); return err })
 				add("NormalizeRef", pp.name, "http://a/b, "+q, func() error { _, err := NormalizeRef("http://a/b", in, p); return err })
 				add("NormalizeRef", pp.name, q+", "+q, func() error { _, err := NormalizeRef(in, in, p); return err })
+				add("Explain", pp.name, q, func() error { _, err := Explain(in, p); return err })
 			}
 		}
 		for _, br := range passwordRefs {
@@ -156,7 +163,7 @@ func TestErrorsNeverCarryPassword(t *testing.T) {
 	// has a defect (some have none in some profiles: POWDER reads "%zz"
 	// as a literal "%", WebCapture drops a bad fragment).
 	total := 0
-	for _, op := range []string{"Parse", "Resolve", "Normalize", "AppendNormalized", "Equal", "NormalizeRef"} {
+	for _, op := range []string{"Parse", "Resolve", "Normalize", "AppendNormalized", "Equal", "NormalizeRef", "Explain"} {
 		if errored[op] == 0 {
 			t.Errorf("no %s call failed: nothing was checked for it", op)
 		}
@@ -218,4 +225,60 @@ func TestErrorOffsetAfterRewrite(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestErrorsNeverCarryPasswordTabs is TestErrorsNeverCarryPassword's
+// class of inputs with a tab, CR or LF at every place: the WHATWG URL
+// Standard removes them before it reads anything, so "http:/\t/user:pw@h"
+// has a userinfo to a browser, and so does every neighbour of it. Each
+// input goes through every entry point under every profile (and the
+// zero profile); no error may carry the password.
+func TestErrorsNeverCarryPasswordTabs(t *testing.T) {
+	profiles := []Profile{{}, WebCapture, RFC3986, IRI, POWDER, WHATWG, Crawler, Archive, Aggressive,
+		MustProfile(ParseWHATWG, DefaultScheme)}
+	bases := []string{"http://user:" + password + "@h:99999/", "http://a/b", "foo:/a"}
+	checked, calls := 0, 0
+	check := func(what string, err error) {
+		calls++
+		if err == nil {
+			return
+		}
+		checked++
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: error %T %v is not *Error", what, err, err)
+			return
+		}
+		if strings.Contains(err.Error(), password) || strings.Contains(e.Input, password) {
+			t.Errorf("%s: error %q carries the password", what, err.Error())
+		}
+	}
+	for _, tmpl := range []string{"http://{ui}@h:99999/", "http:{ui}@h:99999/", "//{ui}@h:99999/", "\\\\{ui}@h:99999/",
+		"foo://{ui}@h:99999/", "{ui}@h.com:99999/", "http%3A%2F%2F{ui}@h:99999/"} {
+		// "user:" would be a scheme to DefaultScheme in "{ui}@h.com"; with
+		// "u@ser" there is none, and the input is an authority.
+		in := strings.ReplaceAll(tmpl, "{ui}", "u@ser:"+password)
+		for i := 0; i <= len(in); i++ {
+			for _, c := range []string{"\t", "\n", "\r", "\t\n"} {
+				x := in[:i] + c + in[i:]
+				check("Parse("+quoteArg(x)+")", func() error { _, err := Parse(x); return err }())
+				check("Resolve", func() error { _, err := Resolve(x, "y"); return err }())
+				for _, p := range profiles {
+					what := quoteArg(x) + ", " + p.String()
+					check("Normalize("+what+")", func() error { _, err := Normalize(x, p); return err }())
+					check("AppendNormalized("+what+")", func() error { _, err := AppendNormalized(nil, x, p); return err }())
+					check("Explain("+what+")", func() error { _, err := Explain(x, p); return err }())
+					check("Equal("+what+")", func() error { _, err := Equal("http://h/", x, p); return err }())
+					check("NormalizeRef(base "+what+")", func() error { _, err := NormalizeRef(x, "y", p); return err }())
+					for _, b := range bases {
+						check("NormalizeRef("+b+", ref "+what+")", func() error { _, err := NormalizeRef(b, x, p); return err }())
+					}
+				}
+			}
+		}
+	}
+	if checked < calls/2 {
+		t.Errorf("only %d of %d calls failed: too few to check redaction", checked, calls)
+	}
+	t.Logf("%d calls, %d errors checked", calls, checked)
 }

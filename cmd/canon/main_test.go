@@ -217,8 +217,11 @@ func TestTooLongLine(t *testing.T) {
 // error never shows it. (Standard output echoes the input in tsv and jsonl:
 // that is the caller's data, not error text.)
 func TestNoPasswordOnStderr(t *testing.T) {
-	lines := "http://user:s3cret@h:99999/\n//user:s3cret@h:99999/\nhttp%3A%2F%2Fuser:s3cret@h:99999/\nhttp://user:s3cret@h/%zz\n"
-	for _, p := range []string{"rfc3986", "iri", "webcapture", "powder"} {
+	lines := "http://user:s3cret@h:99999/\n//user:s3cret@h:99999/\nhttp%3A%2F%2Fuser:s3cret@h:99999/\nhttp://user:s3cret@h/%zz\n" +
+		// Browsers drop tabs first, and read a userinfo after "http:" and
+		// any run of "/" and "\\".
+		"http:/\t/user:s3cret@h:99999/\nhttp:\t//user:s3cret@h:99999/\nhttp:\\\\\t\\\\user:s3cret@h:99999/\nhttp://us\ter:s3\tcret@h:99999/\n"
+	for _, p := range []string{"rfc3986", "iri", "webcapture", "powder", "whatwg", "crawler", "archive", "aggressive"} {
 		for _, format := range []string{"text", "tsv", "jsonl"} {
 			_, stderr, code := canonCmd(t, lines, "-p", p, "-format", format)
 			if code != 1 || strings.Contains(stderr, "s3cret") {
@@ -235,9 +238,17 @@ func TestNoPasswordOnStderr(t *testing.T) {
 			}
 		}
 	}
-	_, stderr, code := canonCmd(t, "x\n", "-base", "http://user:s3cret@h:99999/")
-	if code == 0 || strings.Contains(stderr, "s3cret") {
-		t.Errorf("canon -base with a password and a bad port: exit %d, stderr %q", code, stderr)
+	for _, base := range []string{"http://user:s3cret@h:99999/", "http:/\t/user:s3cret@h:99999/", "http:\t//user:s3cret@h:99999/"} {
+		for _, p := range []string{"rfc3986", "whatwg", "crawler"} {
+			_, stderr, code := canonCmd(t, "x\n", "-p", p, "-base", base)
+			if code == 0 || strings.Contains(stderr, "s3cret") {
+				t.Errorf("canon -p %s -base %q (a password and a bad port): exit %d, stderr %q", p, base, code, stderr)
+			}
+			_, stderr, code = canonCmd(t, "", "-p", p, "-equal", base, "http://h/")
+			if code == 0 || strings.Contains(stderr, "s3cret") {
+				t.Errorf("canon -p %s -equal %q http://h/: exit %d, stderr %q", p, base, code, stderr)
+			}
+		}
 	}
 }
 
