@@ -42,9 +42,30 @@ func sentinel(t testing.TB, name string) error {
 
 func profileByName(t testing.TB, name string) Profile {
 	t.Helper()
-	p, ok := LookupProfile(name)
+	// "WebCapture+RemoveTrailingSlash": a predefined profile and steps;
+	// "none+StripWWW": the zero profile and steps.
+	base, extra, _ := strings.Cut(name, "+")
+	p, ok := LookupProfile(base)
+	if base == "none" {
+		p, ok = Profile{}, true
+	}
 	if !ok {
 		t.Fatalf("unknown profile %q", name)
+	}
+	if extra == "" {
+		return p
+	}
+	steps := p.Steps()
+	for _, n := range strings.Split(extra, "+") {
+		s, err := ParseStep(n)
+		if err != nil {
+			t.Fatalf("profile %q: %v", name, err)
+		}
+		steps = append(steps, s)
+	}
+	p, err := NewProfile(steps...)
+	if err != nil {
+		t.Fatalf("profile %q: %v", name, err)
 	}
 	return p
 }

@@ -1,5 +1,7 @@
 package canon
 
+import "unsafe"
+
 // RemoveDotSegments removes the "." and ".." segments of path as
 // RFC 3986 §5.2.4 describes: "/a/b/c/./../../g" -> "/a/g". A ".." that has
 // no segment left to remove is dropped ("/../g" -> "/g"). It returns path
@@ -198,4 +200,53 @@ func topStart(b []byte, start, w int) int {
 		i--
 	}
 	return i
+}
+
+// removeDotSegmentsWHATWG removes the dot segments of a path the WHATWG
+// URL Standard wrote (it starts with "/"), in place, as its path state
+// does when it reads the path again: a single-dot segment ("." or "%2e",
+// any case) goes, a double-dot one ("..", ".%2e", "%2e.", "%2e%2e") also
+// takes the segment before it ("shorten"), except in a file URL whose
+// path is one normalized Windows drive letter ("/C:"), and either one
+// that ends the path leaves a "/" behind. It serves the key steps, whose
+// cuts can expose such a segment ("/a/..;jsessionid=<id>/b").
+func removeDotSegmentsWHATWG(path []byte, file bool) []byte {
+	if len(path) == 0 || path[0] != '/' {
+		return path
+	}
+	w := 0 // path[:w] is the output, "/" + segments joined by "/"
+	segments := 0
+	for r := 1; r <= len(path); {
+		e := r
+		for e < len(path) && path[e] != '/' {
+			e++
+		}
+		seg := unsafe.String(unsafe.SliceData(path[r:]), e-r)
+		last := e == len(path)
+		switch {
+		case isDoubleDot(seg):
+			if segments > 0 && !(file && segments == 1 && w == 3 && path[2] == ':' && isWindowsDriveLetter(unsafe.String(&path[1], 2))) {
+				w = lastSlash(path[:w])
+				segments--
+			}
+			if last {
+				path[w] = '/'
+				w++
+				segments++
+			}
+		case isSingleDot(seg):
+			if last {
+				path[w] = '/'
+				w++
+				segments++
+			}
+		default:
+			path[w] = '/'
+			w++
+			w += copy(path[w:], seg)
+			segments++
+		}
+		r = e + 1
+	}
+	return path[:w]
 }

@@ -192,10 +192,15 @@ func isNFCRunsStrict(s string) bool {
 // that each target spends its time executing inputs rather than
 // re-running one input under many profiles.
 func FuzzNormalize(f *testing.F) {
-	for _, s := range seedInputs(f) {
-		f.Add(s)
+	for i, s := range seedInputs(f) {
+		f.Add(s, seedProfileBits(i), uint8(i))
 	}
-	f.Fuzz(func(t *testing.T, in string) {
+	f.Fuzz(func(t *testing.T, in string, steps uint64, rules uint8) {
+		// A profile of random steps, when NewProfile accepts them, with
+		// random Rules: every combination must keep the invariants.
+		if p, ok := profileFromBits(steps, rules); ok {
+			checkKeyInvariants(t, in, p)
+		}
 		keys := make([]string, len(allProfiles))
 		for i, p := range allProfiles {
 			out, err := Normalize(in, p)
@@ -287,8 +292,8 @@ func FuzzFastPath(f *testing.F) {
 // (checkInputMutations) and comparing keys, and by comparing the ASCII
 // delimiters of input and key (checkDelimiterSkeleton).
 func FuzzNoFalseMerge(f *testing.F) {
-	for _, s := range seedInputs(f) {
-		f.Add(s)
+	for i, s := range seedInputs(f) {
+		f.Add(s, seedProfileBits(i)&keyStepBits, uint8(i))
 	}
 	for _, s := range []string{
 		// NFC maps U+1FEF to "`" and U+037E to ";"; "=" and U+0338
@@ -298,9 +303,16 @@ func FuzzNoFalseMerge(f *testing.F) {
 		// Characters outside the URI grammar, which RFC3986 and IRI encode.
 		"http://h/a[b", "http://h/?a]b", "http://h/#a#b",
 	} {
-		f.Add(s)
+		f.Add(s, uint64(0), uint8(0))
 	}
-	f.Fuzz(func(t *testing.T, in string) {
+	f.Fuzz(func(t *testing.T, in string, steps uint64, rules uint8) {
+		// ParseWHATWG with random key steps and Rules: no merge that no
+		// step of the profile claims.
+		if p, ok := profileFromBits(1<<ParseWHATWG|steps&keyStepBits, rules); ok {
+			if key, err := Normalize(in, p); err == nil {
+				checkKeyStepsNoFalseMerge(t, in, key, p)
+			}
+		}
 		if key, err := Normalize(in, RFC3986); err == nil {
 			checkNoFalseMerge(t, in, key)
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"golang.org/x/net/publicsuffix"
@@ -36,6 +37,18 @@ type keyBuf struct {
 	// it keeps are in order, by name and whole, for sortQuery.
 	sortKnown, sortedByName, sortedWhole bool
 
+	// steps are the profile's steps: the key steps read the base
+	// profile's rules (its dot removal, whether it collapses slashes or
+	// normalizes to NFC) to keep the key a fixed point of the profile.
+	steps uint64
+
+	// opaque: the URL has no authority and its path does not start with
+	// "/" ("mailto:a@b", "data:text/plain,x?b=1"): the path is not a
+	// hierarchy of segments, and what follows a "?" is not a list of
+	// parameters (a data: URL's document runs on past it), so no key
+	// step edits either.
+	opaque bool
+
 	schemeEnd                               int
 	hasAuth, hasUser, hasPort               bool
 	authStart, userEnd, hostStart, hostEnd  int
@@ -55,7 +68,7 @@ func applyKeySteps(b []byte, start int, key string, p Profile) []byte {
 	if !parse && !query {
 		return b
 	}
-	k := keyBuf{b: b, start: start, rules: p.rules}
+	k := keyBuf{b: b, start: start, rules: p.rules, steps: p.steps}
 	k.runSteps(key, p, parse)
 	return k.b
 }
@@ -67,7 +80,7 @@ func rekeyString(key string, p Profile) string {
 	if !parse && !query {
 		return key // no step has anything to read: most keys of most profiles
 	}
-	k := keyBuf{b: unsafe.Slice(unsafe.StringData(key), len(key)), clean: true, rules: p.rules}
+	k := keyBuf{b: unsafe.Slice(unsafe.StringData(key), len(key)), clean: true, rules: p.rules, steps: p.steps}
 	k.runSteps(key, p, parse)
 	if k.clean {
 		return key
@@ -112,9 +125,12 @@ func (k *keyBuf) runSteps(key string, p Profile, parse bool) {
 	// RemoveEmptyParams drop go in one pass, in RemoveTrackingParams's
 	// place: whether a parameter goes depends on it alone, and on no
 	// letter case.
-	filtered := false
+	filtered := k.opaque // no query step runs on an opaque path
 	for bits := p.steps & keyStepBits; bits != 0; bits &= bits - 1 {
 		st := Step(stdbits.TrailingZeros64(bits))
+		if k.opaque && queryKeySteps&(1<<st) != 0 {
+			continue
+		}
 		if st >= RemoveTrackingParams && !filtered {
 			k.filterQuery(p.Has(RemoveSessionIDs), p.Has(RemoveTrackingParams), p.Has(RemoveEmptyParams))
 			filtered = true
@@ -127,6 +143,7 @@ func (k *keyBuf) runSteps(key string, p Profile, parse bool) {
 	if parse && p.steps&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
 		k.fileDriveLetter()
 	}
+	k.encodeTrailingSpaces()
 }
 
 // queryKeySteps are the key steps that read only the query.
@@ -180,6 +197,9 @@ func (k *keyBuf) loadQuery(key string) {
 		k.pathEnd--
 	}
 	k.pathStart = k.pathEnd // not read: see needsParse
+	// A key has a scheme, which ends at its first ":".
+	c := strings.IndexByte(key, ':')
+	k.opaque = c+1 >= len(key) || key[c+1] != '/'
 }
 
 func (k *keyBuf) load(pr *parts) {
@@ -194,6 +214,7 @@ func (k *keyBuf) load(pr *parts) {
 	if !pr.hasQuery {
 		k.queryStart, k.queryEnd = k.pathEnd, k.pathEnd
 	}
+	k.opaque = !k.hasAuth && !k.hierarchical()
 }
 
 // splice replaces b[i:j] with b[from:], bytes built past the key's end
@@ -260,22 +281,21 @@ func (k *keyBuf) run(st Step) {
 			bytes.IndexByte(k.b[k.pathStart:k.pathEnd], '(') >= 0) {
 			k.own() // the cutter compacts the path in place
 			n := k.rules.cutPathSessionIDs(k.b[k.pathStart:k.pathEnd])
-			k.cut(k.pathStart+n, k.pathEnd)
+			if k.pathStart+n < k.pathEnd {
+				k.cut(k.pathStart+n, k.pathEnd)
+				k.pathCut()
+			}
 		} // the query's: see applyKeySteps
 	case RemoveDirectoryIndex:
 		k.removeDirectoryIndex()
 	case RemoveTrailingSlash:
-		if k.hierarchical() {
-			j := k.pathEnd
-			for j-k.pathStart > 1 && k.b[j-1] == '/' {
-				j--
-			}
-			if !endsInDotSegment(k.b[k.pathStart:j]) {
-				// "/a/./" cannot be a key, but "/.//" (a path that
-				// starts with "//" and has no authority) can: "/." would
-				// be removed when the key is read again.
-				k.cut(j, k.pathEnd)
-			}
+		// Removing a trailing "/" can make an index page the last
+		// segment ("/index.php/" -> "/index.php"), which
+		// RemoveDirectoryIndex, run before, would remove when the key
+		// is read again: the two run again until neither changes the
+		// path (each round shortens it, so this ends, and it reads only
+		// the end of the path each time).
+		for k.removeTrailingSlash() && k.steps&(1<<RemoveDirectoryIndex) != 0 && k.removeDirectoryIndex() {
 		}
 	case LowercaseQuery:
 		k.lower(k.queryStart, k.queryEnd)
@@ -339,14 +359,33 @@ func endsInDotSegment(path []byte) bool {
 	return dots == 1 || dots == 2
 }
 
-// lower lowercases the ASCII letters of b[i:j].
+// lower lowercases the ASCII letters of b[i:j]. In a profile with NFC,
+// the component is then normalized again: a lowercase letter composes
+// with a combining mark its capital does not compose with ("J\u030C" is
+// NFC, "j\u030C" is not: U+01F0), which NFC would do when the key is
+// read again.
 func (k *keyBuf) lower(i, j int) {
-	for ; i < j; i++ {
-		if c := k.b[i]; c >= 'A' && c <= 'Z' {
+	lowered, nonASCII := false, false
+	for x := i; x < j; x++ {
+		switch c := k.b[x]; {
+		case c >= 'A' && c <= 'Z':
 			k.own()
-			k.b[i] = c + 'a' - 'A'
+			k.b[x] = c + 'a' - 'A'
+			lowered = true
+		case c >= utf8.RuneSelf:
+			nonASCII = true
 		}
 	}
+	if !lowered || !nonASCII || k.steps&(1<<NFC) == 0 {
+		return
+	}
+	str := string(k.b[i:j])
+	if isNFCRuns(str) {
+		return
+	}
+	end := len(k.b)
+	k.b = appendNFCRuns(k.b, str)
+	k.splice(i, j, end)
 }
 
 // httpsAsHTTP: see HTTPSAsHTTP.
@@ -356,9 +395,13 @@ func (k *keyBuf) httpsAsHTTP() {
 	}
 	k.lower(k.start, k.schemeEnd-1)
 	k.cut(k.schemeEnd-1, k.schemeEnd) // "https" -> "http"
-	if k.hasPort && string(k.b[k.hostEnd:k.authEnd]) == ":80" {
-		k.cut(k.hostEnd, k.authEnd)
-		k.hasPort = false
+	// A port whose value is 80, as written ("0080" in profiles that keep
+	// leading zeros): every profile's port rule reads the value.
+	if k.hasPort {
+		if v, f := portValue(unsafe.String(unsafe.SliceData(k.b), len(k.b)), k.hostEnd+1, k.authEnd); f == nil && v == 80 {
+			k.cut(k.hostEnd, k.authEnd)
+			k.hasPort = false
+		}
 	}
 }
 
@@ -395,22 +438,40 @@ func wwwLabel(host string, digits bool) int {
 	if i == len(host) || host[i] != '.' {
 		return 0
 	}
-	rest := host[i+1:]
-	if rest == "" || rest[0] == '.' || rest[len(rest)-1] == '.' || !isASCII(rest) {
-		return 0 // an empty label, a trailing dot, or a Unicode host (IRI): the list is read in ASCII
-	}
-	for j := 0; j < len(rest); j++ {
-		if c := rest[j]; c >= 'A' && c <= 'Z' {
-			return 0 // the list is lowercase; keys of profiles without LowercaseHost stay
-		}
-	}
-	// rest must hold a label before its public suffix: "co.uk" and
-	// "github.io" are suffixes, "example.co.uk" is not. An IPv4 address
-	// cannot follow "www." here: a host ending in a number is read as one.
-	if suffix, _ := publicsuffix.PublicSuffix(rest); len(suffix) >= len(rest) {
+	if !strippable(host[i+1:]) {
 		return 0
 	}
 	return i + 1
+}
+
+// strippable reports whether rest, a host after its "www." label, holds a
+// label before its public suffix: "example.co.uk" does, "co.uk" and
+// "github.io" are suffixes (golang.org/x/net/publicsuffix). The list is
+// read as it is written: in lowercase, without a final dot, in A-labels;
+// so a host is looked up case-insensitively ("Example.COM", in profiles
+// without LowercaseHost), without its final dot ("example.com.", which
+// names the same host), and by its A-labels ("résumé.example" in IRI keys,
+// "xn--rsum-bpad.example" in RFC3986 keys). A host with an empty label
+// is not stripped. An IPv4 address cannot follow "www." here: a host
+// ending in a number is read as one, and rejected.
+func strippable(rest string) bool {
+	rest = strings.TrimSuffix(rest, ".")
+	if rest == "" || rest[0] == '.' || rest[len(rest)-1] == '.' || strings.Contains(rest, "..") {
+		return false
+	}
+	if !isASCII(rest) {
+		if len(rest) > MaxHostLength {
+			return false
+		}
+		a, err := idnaProfile.ToASCII(rest)
+		if err != nil {
+			return false
+		}
+		rest = a
+	}
+	rest = strings.ToLower(rest) // no copy when there is no capital
+	suffix, _ := publicsuffix.PublicSuffix(rest)
+	return len(suffix) < len(rest)
 }
 
 // collapseSlashes: see CollapseSlashes. The path is compacted in one
@@ -438,15 +499,107 @@ func (k *keyBuf) collapseSlashes() {
 // of Microsoft IIS (default.asp, default.aspx, index.htm).
 var directoryIndexes = [...]string{"index.html", "index.htm", "index.php", "default.asp", "default.aspx"}
 
-// removeDirectoryIndex: see RemoveDirectoryIndex.
-func (k *keyBuf) removeDirectoryIndex() {
+// removeDirectoryIndex: see RemoveDirectoryIndex. It reports whether
+// it removed one.
+func (k *keyBuf) removeDirectoryIndex() bool {
 	if !k.hierarchical() {
-		return
+		return false
 	}
 	path := k.b[k.pathStart:k.pathEnd]
 	last := lastSlash(path) + 1
 	if slices.Contains(directoryIndexes[:], string(path[last:])) {
 		k.cut(k.pathStart+last, k.pathEnd)
+		return true
+	}
+	return false
+}
+
+// removeTrailingSlash: see RemoveTrailingSlash. It reports whether it
+// removed any "/".
+func (k *keyBuf) removeTrailingSlash() bool {
+	if !k.hierarchical() {
+		return false
+	}
+	j := k.pathEnd
+	for j-k.pathStart > 1 && k.b[j-1] == '/' {
+		j--
+	}
+	if j == k.pathEnd || endsInDotSegment(k.b[k.pathStart:j]) {
+		// "/a/./" cannot be a key, but "/.//" (a path that starts with
+		// "//" and has no authority) can: "/." would be removed when the
+		// key is read again.
+		return false
+	}
+	k.cut(j, k.pathEnd)
+	return true
+}
+
+// pathCut restores, after a key step cut bytes out of the middle of the
+// path (RemoveSessionIDs), what the profile's other steps made true of
+// the path and the cut may have undone: a cut can expose a dot segment
+// ("/a/..;jsessionid=<id>/b" -> "/a/../b"), make two slashes meet
+// ("/shop/;jsessionid=<id>/item" -> "/shop//item", which CollapseSlashes,
+// run before, would collapse when the key is read again), make a path
+// without an authority start with "//" ("foo:/(S(<id>))//evil.com/x"
+// would read back with the host evil.com), or make a Windows drive letter
+// the first segment of a file URL. A servlet container strips the path
+// parameter before it resolves the dot segments, so the key after the
+// cut names the resource served.
+func (k *keyBuf) pathCut() {
+	k.own()
+	path := k.b[k.pathStart:k.pathEnd]
+	var out []byte
+	switch {
+	case k.steps&(1<<ParseWHATWG) != 0:
+		file := kindOf(unsafe.String(unsafe.SliceData(k.b[k.start:]), k.schemeEnd-k.start)) == schemeFile
+		out = removeDotSegmentsWHATWG(path, file)
+	case k.steps&(1<<RemoveDots) != 0:
+		out = removeDotSegmentsInPlace(path)
+	case k.steps&(1<<RemoveDots1808) != 0:
+		out = removeDotSegments1808(path)
+	default:
+		out = path
+	}
+	k.cut(k.pathStart+len(out), k.pathEnd)
+	if k.steps&(1<<CollapseSlashes) != 0 {
+		k.collapseSlashes()
+	}
+	if !k.hasAuth && k.pathEnd-k.pathStart >= 2 && k.b[k.pathStart] == '/' && k.b[k.pathStart+1] == '/' {
+		k.insert(k.pathStart, "/.")
+	}
+	k.fileDriveLetter()
+}
+
+// insert inserts t at b[i]; offsets after i move with the rest of the
+// key (the component that starts at i keeps its start).
+func (k *keyBuf) insert(i int, t string) {
+	k.own()
+	n := len(k.b)
+	k.b = append(k.b, t...)
+	copy(k.b[i+len(t):], k.b[i:n])
+	copy(k.b[i:], t)
+	k.shift(i+1, len(t))
+}
+
+// encodeTrailingSpaces writes spaces that end the key as "%20", as the
+// engine does for the profiles that keep raw spaces (see
+// engine.encodeTrailingSpaces): a key step that cuts the end of the key
+// ("http://h/a /" -> "http://h/a " by RemoveTrailingSlash, "?a= &utm_x=1"
+// -> "?a= " by RemoveTrackingParams) would otherwise leave a key whose
+// last space is trimmed when it is read again.
+func (k *keyBuf) encodeTrailingSpaces() {
+	n := len(k.b)
+	j := n
+	for j > k.start && k.b[j-1] == ' ' {
+		j--
+	}
+	if j == n {
+		return
+	}
+	k.own()
+	k.b = k.b[:j]
+	for ; j < n; j++ {
+		k.b = append(k.b, "%20"...)
 	}
 }
 

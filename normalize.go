@@ -522,7 +522,12 @@ func (e *engine) nfc(at int) {
 	if isNFCRuns(str) {
 		return
 	}
-	out := make([]byte, 0, len(str)+len(str)/2)
+	e.w.replaceTail(at, appendNFCRuns(make([]byte, 0, len(str)+len(str)/2), str))
+}
+
+// appendNFCRuns appends str to out with each run (see nfc) normalized
+// to NFC. Every "%" in str must start a valid triplet.
+func appendNFCRuns(out []byte, str string) []byte {
 	for len(str) > 0 {
 		k := nfcRunEnd(str)
 		// Not AppendString: it would compose with the bytes already in out.
@@ -537,7 +542,7 @@ func (e *engine) nfc(at int) {
 		out = append(out, str[k:k+n]...)
 		str = str[k+n:]
 	}
-	e.w.replaceTail(at, out)
+	return out
 }
 
 // nfcRunEnd returns the length of the run of t that NFC may work on: the

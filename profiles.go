@@ -178,6 +178,12 @@ const (
 	// crawl frontiers, deduplication and archive lookups, not URLs to
 	// fetch. Parameters are the "&"-separated pairs of the query, each
 	// read as name "=" value; nothing is decoded unless a step says so.
+	// No key step edits a URL with an opaque path (no authority, and a
+	// path that does not start with "/": "mailto:a@b?subject=x",
+	// "data:text/plain,x?b=1"): its path is no hierarchy, and what
+	// follows its "?" is no list of parameters (a data: URL's document
+	// runs on past it). A key that a step cuts down to a final space has
+	// it written "%20", as the profile writes one.
 
 	// RemoveUserinfo removes the userinfo and its "@" (the WHATWG URL
 	// Standard's "url-with-credentials" is an ordinary URL otherwise;
@@ -187,7 +193,8 @@ const (
 	RemoveUserinfo
 
 	// HTTPSAsHTTP writes the scheme https as http, and then drops a port
-	// 80 that has become the default (urlcanon's aggressive profile).
+	// whose value is 80 ("0080" too), which has become the default
+	// (urlcanon's aggressive profile).
 	// Merges a page served over TLS with the same path over plain HTTP.
 	//	https://h/a -> http://h/a
 	HTTPSAsHTTP
@@ -195,7 +202,9 @@ const (
 	// StripWWW removes a first host label "www" (again, while there is
 	// one: www.www.example.com) when what remains is still more than a
 	// public suffix by the Public Suffix List
-	// (golang.org/x/net/publicsuffix): www.example.co.uk loses it,
+	// (golang.org/x/net/publicsuffix), looked up in any letter case,
+	// without a final dot and by its A-labels: www.example.co.uk,
+	// WWW.Example.COM, www.example.com. and www.résumé.example lose it,
 	// www.co.uk and www.github.io keep it. Merges www.example.com with
 	// example.com, which nearly every site serves alike.
 	//	http://www.example.com/ -> http://example.com/
@@ -233,7 +242,8 @@ const (
 
 	// LowercasePath lowercases the ASCII letters of the path, the hex of
 	// escapes included (urlcanon's aggressive profile, the Internet
-	// Archive's canonicalizer). Merges paths that differ in case, which
+	// Archive's canonicalizer); with NFC in the profile, the path is then
+	// NFC again ("J" + U+030C lowercased composes to U+01F0). Merges paths that differ in case, which
 	// most servers keep apart.
 	//	http://h/A/B.html -> http://h/a/b.html
 	LowercasePath
@@ -242,8 +252,13 @@ const (
 	// path parameters named jsessionid, phpsessid, sid, aspsessionidXXXXXXXX,
 	// cfid and cftoken when their value has the shape of an id, and the
 	// ASP.NET cookieless "/(S(id))/" segment (Heritrix's and the Internet
-	// Archive's rules), and any parameter named in the profile's Rules
-	// SessionParams. "?sid=3" stays. Merges URLs that differ in a
+	// Archive's rules, with the shapes params.go gives), and any parameter
+	// named in the profile's Rules SessionParams. "?sid=3" stays. As a
+	// servlet container does, it strips a path parameter before the path's
+	// dot segments are resolved, by the profile's rule ("/a/..;jsessionid=
+	// <id>/b" is "/b"); with CollapseSlashes in the profile, the "//" a cut
+	// leaves is collapsed; a path without an authority that a cut makes
+	// start with "//" is written "/.//". Merges URLs that differ in a
 	// session id.
 	//	http://h/a;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA -> http://h/a
 	RemoveSessionIDs
@@ -257,8 +272,9 @@ const (
 
 	// RemoveTrailingSlash removes the "/" (or "/"s) that end a path
 	// longer than "/" (urlcanon's aggressive profile, the Internet
-	// Archive's canonicalizer). Merges a directory with a file of the
-	// same name.
+	// Archive's canonicalizer). With RemoveDirectoryIndex, the two run
+	// again while they change the path: "/index.php/" is "/". Merges a
+	// directory with a file of the same name.
 	//	http://h/a/ -> http://h/a
 	RemoveTrailingSlash
 
