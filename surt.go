@@ -52,7 +52,8 @@ const (
 // SURT is [AppendSURT] with a nil buffer and the zero [SURTForm]; see
 // AppendSURT for the rules. An IPv4 address is reversed like a name, as
 // the surt library reverses it by default; [SURTKeepIP] keeps it whole.
-// key should be a key from [Normalize]: SURT only reorders it. The CDX
+// key should be a key from [Normalize]: SURT reorders it, and drops its
+// userinfo (as the surt library and urlcanon do; see AppendSURT). The CDX
 // tools also canonicalize the URL first (the surt library's default
 // lowercases it, drops "www." and session ids and sorts the query; the
 // [Archive] profile does that); SURT leaves all of that to the profile
@@ -85,8 +86,9 @@ func SURT(key string) (string, error) {
 // empty key, or one without a scheme, is an error wrapping [ErrRelative],
 // and one the parser cannot split (an invalid scheme or port, say) wraps
 // the cause, as [Parse] reports it. AppendSURT changes nothing but the
-// order: it does not change case, decode triplets, add a "/" for an empty
-// path or remove a default port. The rules follow the Internet Archive's
+// order, and drops the userinfo (in every form, the Heritrix form too,
+// where Heritrix itself keeps it): it does not change case, decode
+// triplets, add a "/" for an empty path or remove a default port. The rules follow the Internet Archive's
 // surt library (its code and tests), Heritrix's SURT and the SURT test
 // data of the IIPC's urlcanon; where those differ, the rule says which it
 // follows:
