@@ -307,12 +307,17 @@ func wDomainToASCII(domain string) (string, bool) {
 // point below.
 var wUTS46Map = idna.New(idna.MapForLookup(), idna.StrictDomainName(false), idna.Transitional(false))
 
-// wUTS46ACELabelsASCII is UTS #46 §4 Processing, step 4 ("If the label
-// starts with "xn--": If the label contains any non-ASCII code point
-// (i.e., not in U+0000..U+007F), record that there was an error"), on the
-// labels of domain after the mapping step (step 1) and the split at full
-// stops (step 3). x/net/idna skips it: it returns the A-label of the
-// non-ASCII part of "xn--é-" (golang/go#81116).
+// wUTS46ACELabelsASCII is UTS #46 §4 Processing, step 4.1, on the labels
+// of domain after the mapping step (step 1) and the split at full stops
+// (step 3): "If the label starts with "xn--": 1. If the label contains
+// any non-ASCII code point (i.e., not in U+0000..U+007F), record that
+// there was an error ... 2. Attempt to convert the rest of the label to
+// Unicode according to Punycode [RFC3492]. If that conversion fails,
+// record that there was an error ... 3. If the label is empty, or if the
+// label contains only ASCII code points, record that there was an
+// error." x/net/idna skips 1 (it returns the A-label of the non-ASCII
+// part of "xn--é-", golang/go#81116) and, for "xn--", 3 (it returns an
+// empty label).
 func wUTS46ACELabelsASCII(domain string) bool {
 	var mapped strings.Builder
 	for _, r := range domain {
@@ -325,6 +330,19 @@ func wUTS46ACELabelsASCII(domain string) bool {
 				if c > 0x7F {
 					return false
 				}
+			}
+			decoded, err := idna.Punycode.ToUnicode(strings.ToLower(label))
+			if err != nil || decoded == "" || len(label) == 4 {
+				return false
+			}
+			ascii := true
+			for _, c := range decoded {
+				if c > 0x7F {
+					ascii = false
+				}
+			}
+			if ascii {
+				return false
 			}
 		}
 	}
