@@ -364,9 +364,10 @@ func ParseStep(name string) (Step, error) {
 // The zero Profile has no step: Normalize then only validates, trims and
 // requires a scheme, and returns its input otherwise unchanged.
 //
-// The steps of the predefined profiles are fixed for this major version:
-// keys made today stay the same, except where golang.org/x/net/idna or
-// golang.org/x/text change their Unicode tables (IDN hosts, NFC).
+// A profile's keys are those of its KeyVersion: the predefined profiles'
+// steps are fixed for this major version, and any change of their keys
+// (or of the Unicode tables or Public Suffix List they use) comes with a
+// new KeyVersion.
 type Profile struct {
 	steps uint64
 	rules *ruleSet // interned (see Rules): == compares the rule sets

@@ -6,6 +6,7 @@
 //	canon [flags] [URL ...]
 //	canon -explain [-p profile] [-steps list] [-format jsonl] [URL ...]
 //	canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
+//	canon -rekey [-p profile] [-steps list] [-base URL] [-f FILE]
 //	canon -list-profiles
 //
 // With URL arguments canon normalizes those; otherwise it reads one URL
@@ -74,8 +75,16 @@
 //	-explain
 //		For each URL, print which steps of the profile change it, and
 //		how; see Explain.
+//	-rekey
+//		Read the "input TAB key" lines that -format tsv wrote, with an
+//		earlier version of canon, and write "input TAB oldkey TAB newkey"
+//		for each line whose key the profile now makes differently; see
+//		Rekey.
 //	-list-profiles
-//		Print each profile with its steps, and the step names.
+//		Print each profile with its steps and, on the next line, its key
+//		version (canon.Profile.KeyVersion), then, when -steps changed
+//		the -p profile, that profile and its key version, then the step
+//		names.
 //	-version
 //		Print the version.
 //	-h, -help
@@ -162,6 +171,45 @@
 // or surt; each of those is a usage error. Explain normalizes each URL
 // once per step of the profile, so it is for reading, not for bulk use.
 //
+// # Rekey
+//
+// A key lasts as long as its key version, which -list-profiles prints
+// (canon.Profile.KeyVersion): the profile's rule version, the Unicode
+// version of the IDNA and NFC tables, and, for archive and aggressive,
+// the Public Suffix List snapshot, as in
+//
+//	crawler     Crawler(ParseWHATWG RemoveFragment ...)
+//	            key version crawler/1 unicode-17.0.0
+//
+// Store it beside the keys. Keys made under one key version are the keys
+// canon makes under it; when the key version changes (a new release of
+// canon, a Go toolchain with other Unicode tables), some keys may change,
+// and -rekey finds them. It reads lines as -format tsv wrote them, input
+// TAB key, and writes
+//
+//	input TAB oldkey TAB newkey
+//
+// for each line whose key is not the one the profile (with -steps, and
+// -base as the earlier run had it) makes now, in input order, and nothing
+// for the others: the changes an index of keys needs, e.g.
+//
+//	canon -p crawler -format tsv < links.txt > index.tsv     # then
+//	canon -p crawler -rekey < index.tsv > changed.tsv        # later
+//
+// An empty oldkey is an input that had no key then (it failed, or was
+// blank) and has one now. An empty newkey is an input that had a key and
+// fails now: the failure is reported on standard error as in the other
+// modes, and counts as a failing line. An input that failed then and
+// fails now, a blank input and a blank line give nothing. A line without
+// exactly one TAB (not what -format tsv writes; -u -c adds a count
+// column) is reported as "line N: not an "input TAB key" line" and gives
+// nothing. A CR before the LF is dropped, as in the other modes. The
+// input field is read as it is written: a TAB or CR that was inside the
+// original input is a space there (see Formats), and its new key is that
+// of the field. -rekey cannot be combined with -u, -equal, -explain,
+// -skip-invalid, -format jsonl or surt, or URL arguments. The exit
+// status is 0 when no line failed, 1 otherwise.
+//
 // # Blank lines
 //
 // A blank line, empty or holding only spaces, TABs, CRs, VTs or FFs, is
@@ -201,4 +249,5 @@
 //	canon -explain -p crawler 'HTTP://Example.com/?utm_source=x&b=2&a=1'  # why this key
 //	canon -p whatwg -steps +SortQuery < links.txt     # a profile and a step
 //	canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
+//	canon -p crawler -rekey < index.tsv > changed.tsv  # keys this version changes
 package main

@@ -27,6 +27,7 @@ type config struct {
 	file         string
 	equal        bool
 	explain      bool
+	rekey        bool
 	listProfiles bool
 	version      bool
 	urls         []string
@@ -89,6 +90,7 @@ var errHelp = errors.New("help")
 const usageText = `usage: canon [flags] [URL ...]
        canon -explain [-p profile] [-steps list] [-format jsonl] [URL ...]
        canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
+       canon -rekey [-p profile] [-steps list] [-base URL] < old.tsv
        canon -list-profiles
 
 canon prints the canonical key of each URL given as an argument, or of each
@@ -108,8 +110,9 @@ Examples:
   canon -p archive -format surt < links.txt | LC_ALL=C sort  # CDX keys, in CDX order
   canon -explain -p crawler 'HTTP://Example.com/?utm_source=x&b=2&a=1'  # why this key
   canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
+  canon -rekey -p crawler < index.tsv > changed.tsv  # keys this version changes
 
-Profiles (-p; -list-profiles shows their steps):
+Profiles (-p; -list-profiles shows their steps and key versions):
 {{profiles}}
 
 Input: one URL per line; a CR before the LF and a missing final newline
@@ -154,6 +157,15 @@ error (not with -q), a password in it written as xxxxx, and an output line
 with an empty key, so that output stays aligned with input (-skip-invalid
 drops it); "canon: F of N lines failed" ends standard error.
 
+Rekey (-rekey): reads the "input TAB key" lines that -format tsv wrote
+(an earlier version's keys) and writes "input TAB oldkey TAB newkey" for
+each line whose key the profile now makes differently, nothing for the
+others: the lines an index of keys must change. An empty oldkey: the
+input had no key then; an empty newkey: it fails now (reported on
+standard error, exit 1). A line that failed then and fails now gives
+nothing. A line without exactly one TAB is reported and skipped (exit
+1). Keys made under the KeyVersion -list-profiles shows need no rekey.
+
 Exit status: 0 every line normalized or blank (-equal: the same key), 1
 some line failed (-equal: different keys), 2 usage error (a bad -base too)
 or I/O error.
@@ -180,7 +192,8 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.StringVar(&cfg.file, "f", "", "read URLs from `FILE` instead of standard input (\"-\": standard input)")
 	fs.BoolVar(&cfg.equal, "equal", false, "with two URL arguments: exit 0 if they have the same key, 1 if not")
 	fs.BoolVar(&cfg.explain, "explain", false, "for each URL, print it and each step that changes it, as \"  Step: before -> after\" lines,\nthen an empty line (-format jsonl: a \"changes\" array in each record; see above)")
-	fs.BoolVar(&cfg.listProfiles, "list-profiles", false, "print each profile with its steps, and the step names")
+	fs.BoolVar(&cfg.rekey, "rekey", false, "read \"input TAB key\" lines (an earlier -format tsv) and write \"input TAB oldkey TAB newkey\"\nfor each line whose key the profile now makes differently (see above)")
+	fs.BoolVar(&cfg.listProfiles, "list-profiles", false, "print each profile with its steps and its key version (Profile.KeyVersion), and the step names")
 	fs.BoolVar(&cfg.version, "version", false, "print the version")
 	return fs
 }
@@ -244,6 +257,25 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 		case cfg.format != "text" && cfg.format != "jsonl":
 			return nil, exitUsage, fmt.Errorf("-explain cannot be used with -format %s: it writes text blocks, or jsonl records with \"changes\"", cfg.format)
 		}
+	}
+	if cfg.rekey {
+		// -rekey writes its own three columns for a changed line, and
+		// nothing for the others: no other output mode fits.
+		switch {
+		case cfg.equal:
+			return nil, exitUsage, errors.New("-rekey cannot be used with -equal")
+		case cfg.explain:
+			return nil, exitUsage, errors.New("-rekey cannot be used with -explain")
+		case cfg.unique:
+			return nil, exitUsage, errors.New("-rekey cannot be used with -u")
+		case cfg.skipInvalid:
+			return nil, exitUsage, errors.New("-rekey cannot be used with -skip-invalid: it writes only the lines whose key changed")
+		case cfg.format != "text" && cfg.format != "tsv":
+			return nil, exitUsage, fmt.Errorf("-rekey cannot be used with -format %s: it reads and writes tsv", cfg.format)
+		case len(cfg.urls) > 0:
+			return nil, exitUsage, errors.New("-rekey reads \"input TAB key\" lines from standard input or -f, not URL arguments")
+		}
+		cfg.format = "tsv"
 	}
 	if cfg.count && !cfg.unique {
 		return nil, exitUsage, errors.New("-c needs -u")
@@ -332,10 +364,18 @@ func applySteps(p canon.Profile, spec string) (canon.Profile, error) {
 	return np, nil
 }
 
-func listProfiles(w io.Writer) int {
+// listProfiles prints each profile with its steps and, on a line of its
+// own, its KeyVersion; then, when -steps changed the -p profile, that
+// profile's; then the step names.
+func listProfiles(cfg *config, w io.Writer) int {
 	for _, np := range profiles {
 		p, _ := canon.LookupProfile(np.name)
 		fmt.Fprintf(w, "%-11s %s\n", np.name, strings.ReplaceAll(p.String(), "|", " "))
+		fmt.Fprintf(w, "%-11s key version %s\n", "", p.KeyVersion())
+	}
+	if p, _ := canon.LookupProfile(cfg.profileName); p != cfg.profile {
+		fmt.Fprintf(w, "\n-p %s with -steps: %s\n", cfg.profileName, strings.ReplaceAll(cfg.profile.String(), "|", " "))
+		fmt.Fprintf(w, "%-11s key version %s\n", "", cfg.profile.KeyVersion())
 	}
 	fmt.Fprintln(w, "\nsteps for -steps:")
 	for s := canon.Step(0); ; s++ {

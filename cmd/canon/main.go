@@ -33,7 +33,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	if cfg.listProfiles {
-		return listProfiles(stdout)
+		return listProfiles(cfg, stdout)
 	}
 	if cfg.version {
 		fmt.Fprintln(stdout, "canon", version())

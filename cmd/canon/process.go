@@ -383,6 +383,10 @@ func sendAndCarry(b *batch, rest []byte, next func() *batch, send func(*batch)) 
 // for -u). The input strings share b.data's bytes: they must not outlive
 // the batch.
 func normalizeBatch(cfg *config, b *batch) {
+	if cfg.rekey {
+		rekeyBatch(cfg, b)
+		return
+	}
 	if b.long {
 		b.nlines = 1
 		b.fail(cfg, 0, "", errLineTooLong)

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"unsafe"
+
+	"github.com/seed15588f71/canon"
+)
+
+// rekeyBatch implements -rekey on the lines of b: each is "input TAB
+// oldkey", as -format tsv writes it; for each whose key the profile now
+// makes differently it writes "input TAB oldkey TAB newkey". See doc.go
+// ("Rekey") for what becomes of failures, blank inputs and bad lines.
+func rekeyBatch(cfg *config, b *batch) {
+	if b.long {
+		b.nlines = 1
+		b.rekeyFail(0, errLineTooLong)
+		return
+	}
+	var buf []byte
+	data := b.data
+	for i := 0; len(data) > 0; i++ {
+		line := data
+		if k := bytes.IndexByte(data, '\n'); k >= 0 {
+			line, data = data[:k], data[k+1:]
+		} else {
+			data = nil
+		}
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		b.nlines++
+		if isBlank(line) {
+			continue // no input, no key: what -format tsv never writes, and nothing to change
+		}
+		tab := bytes.IndexByte(line, '\t')
+		if tab < 0 || bytes.IndexByte(line[tab+1:], '\t') >= 0 {
+			b.rekeyFail(i, errNotTSV)
+			continue
+		}
+		in := unsafe.String(unsafe.SliceData(line), tab)
+		old := unsafe.String(unsafe.SliceData(line[tab+1:]), len(line)-tab-1)
+		var key string
+		var fail *lineError
+		switch {
+		case len(in) > canon.MaxLength:
+			// Failed as the other modes fail it, without quoting
+			// 4 MiB of input in the error.
+			fail = &errLineTooLong
+		case isBlank(line[:tab]):
+			// A blank input has no key, as in the other modes.
+		default:
+			var err error
+			if cfg.base != "" {
+				key, err = canon.NormalizeRef(cfg.base, in, cfg.profile)
+			} else if buf, err = canon.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
+				key = unsafe.String(unsafe.SliceData(buf), len(buf))
+			}
+			if err != nil {
+				le := newLineError(in, err)
+				fail = &le
+			}
+		}
+		if fail != nil {
+			if old == "" {
+				continue // no key then, none now: nothing changed
+			}
+			b.rekeyFail(i, *fail) // the key is gone: reported, and written with an empty new key
+		}
+		if key == old {
+			continue
+		}
+		b.out = append(b.out, line...)
+		b.out = append(b.out, '\t')
+		b.out = append(b.out, key...)
+		b.out = append(b.out, '\n')
+	}
+}
+
+// errNotTSV is the error of a -rekey line that is not "input TAB key".
+var errNotTSV = lineError{
+	msg:    `not an "input TAB key" line (-rekey reads what -format tsv writes, without -u -c)`,
+	kind:   "error",
+	offset: -1,
+}
+
+// rekeyFail records that line i of b failed with e; -rekey writes no
+// output line for it (a key that is gone is written by rekeyBatch).
+func (b *batch) rekeyFail(i int, e lineError) {
+	b.errAt = append(b.errAt, i)
+	b.errs = append(b.errs, e)
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seed15588f71/canon"
+)
+
+// TestRekey checks -rekey line by line: what it writes for a key that
+// changed, one that appeared or is gone, and nothing for the others; bad
+// lines; CRLF; -base and -steps.
+func TestRekey(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		in     string
+		out    string
+		stderr []string // lines, in order, the summary excluded
+		code   int
+	}{
+		{"unchanged", []string{"-p", "crawler"}, "HTTP://Example.com/a?b=1&a=2\thttp://example.com/a?a=2&b=1\n", "", nil, 0},
+		{"changed", []string{"-p", "crawler"}, "http://h/?b=1&a=2\thttp://h/?b=1&a=2\n",
+			"http://h/?b=1&a=2\thttp://h/?b=1&a=2\thttp://h/?a=2&b=1\n", nil, 0},
+		{"other profile", []string{"-p", "archive"}, "http://www.example.com/A/\thttp://www.example.com/A/\n",
+			"http://www.example.com/A/\thttp://www.example.com/A/\thttp://example.com/a\n", nil, 0},
+		{"key appears", []string{"-p", "whatwg"}, "http://h/a\t\n", "http://h/a\t\thttp://h/a\n", nil, 0},
+		{"key gone", []string{"-p", "whatwg"}, "x\tok\nhttp://a b/\thttp://a b/\n", "x\tok\t\nhttp://a b/\thttp://a b/\t\n",
+			[]string{"line 1: scheme: missing scheme (at \"x\")", "line 2: host: forbidden domain code point (at \" b/\")"}, exitFailed},
+		{"no key then, none now", []string{"-p", "whatwg"}, "http://a b/\t\n", "", nil, 0},
+		{"blank", []string{"-p", "whatwg"}, "\n  \t\r\n \t\n", "", nil, 0},
+		{"CRLF", []string{"-p", "crawler"}, "http://h/#f\thttp://h/\r\nhttp://h/#f\thttp://h/#f\r\n",
+			"http://h/#f\thttp://h/#f\thttp://h/\n", nil, 0},
+		{"no TAB", []string{"-p", "crawler"}, "http://h/\nhttp://h/\thttp://h/x\n", "http://h/\thttp://h/x\thttp://h/\n",
+			[]string{"line 1: not an \"input TAB key\" line (-rekey reads what -format tsv writes, without -u -c)"}, exitFailed},
+		{"count column", []string{"-p", "crawler"}, "2\thttp://h/\thttp://h/\n", "",
+			[]string{"line 1: not an \"input TAB key\" line (-rekey reads what -format tsv writes, without -u -c)"}, exitFailed},
+		{"base", []string{"-p", "whatwg", "-base", "http://h/dir/"}, "../x\thttp://h/x\n./y\thttp://h/dir/z\n",
+			"./y\thttp://h/dir/z\thttp://h/dir/y\n", nil, 0},
+		{"steps", []string{"-p", "crawler", "-steps", "-SortQuery"}, "http://h/?b=1&a=2\thttp://h/?a=2&b=1\n",
+			"http://h/?b=1&a=2\thttp://h/?a=2&b=1\thttp://h/?b=1&a=2\n", nil, 0},
+		{"quiet", []string{"-p", "whatwg", "-q"}, "http://a b/\thttp://a b/\n", "http://a b/\thttp://a b/\t\n", nil, exitFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"-rekey"}, tc.args...)
+			out, errOut, code := canonCmd(t, tc.in, args...)
+			var wantErr string
+			for _, l := range tc.stderr {
+				wantErr += l + "\n"
+			}
+			if code == exitFailed {
+				n := strings.Count(tc.in, "\n")
+				f := len(tc.stderr)
+				if f == 0 {
+					f = 1 // -q: the summary only
+				}
+				wantErr += fmt.Sprintf("canon: %d of %d lines failed\n", f, n)
+			}
+			if out != tc.out || errOut != wantErr || code != tc.code {
+				t.Errorf("canon %q < %q:\nstdout %q\nstderr %q\nexit %d\nwant %q\n%q\nexit %d", args, tc.in, out, errOut, code, tc.out, wantErr, tc.code)
+			}
+		})
+	}
+}
+
+// TestRekeyRoundTrip writes an index of keys with -format tsv and rekeys
+// it: under the same profile nothing changed; under another, exactly the
+// lines whose keys differ, as the library says, in input order, with one
+// worker or four.
+func TestRekeyRoundTrip(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "corpus-sample.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	index, _, _ := canonCmd(t, string(b), "-p", "crawler", "-format", "tsv")
+	if n := strings.Count(index, "\n"); n != len(lines) {
+		t.Fatalf("index of %d lines for %d inputs", n, len(lines))
+	}
+	if out, errOut, code := canonCmd(t, index, "-p", "crawler", "-rekey"); out != "" || errOut != "" || code != 0 {
+		t.Errorf("rekey under the profile that made the keys: %q, stderr %q, exit %d; want nothing", out, errOut, code)
+	}
+	var want strings.Builder
+	changed := 0
+	for _, l := range lines {
+		in := strings.NewReplacer("\t", " ", "\r", " ").Replace(l)
+		old, err1 := canon.Normalize(in, canon.Crawler)
+		if err1 != nil || strings.TrimLeft(in, " \t\r\v\f") == "" {
+			old = ""
+		}
+		key, err2 := canon.Normalize(in, canon.Aggressive)
+		if err2 != nil || strings.TrimLeft(in, " \t\r\v\f") == "" {
+			key = ""
+		}
+		if key != old {
+			fmt.Fprintf(&want, "%s\t%s\t%s\n", in, old, key)
+			changed++
+		}
+	}
+	for _, j := range []string{"1", "4"} {
+		out, _, _ := canonCmd(t, index, "-p", "aggressive", "-rekey", "-j", j, "-q")
+		if out != want.String() {
+			t.Errorf("rekey -p aggressive -j %s: %d lines, want %d:\n%s", j, strings.Count(out, "\n"), changed, firstDiff(out, want.String()))
+		}
+	}
+	if changed < 100 {
+		t.Errorf("only %d of %d keys differ between crawler and aggressive: not a test of -rekey", changed, len(lines))
+	}
+	t.Logf("%d lines, %d rekeyed from crawler to aggressive", len(lines), changed)
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d: %q, want %q", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(al), len(bl))
+}
+
+// TestRekeyUsage checks the flags -rekey cannot be combined with.
+func TestRekeyUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-u"}, "canon: -rekey cannot be used with -u\n"},
+		{[]string{"-equal", "http://a/", "http://b/"}, "canon: -rekey cannot be used with -equal\n"},
+		{[]string{"-explain"}, "canon: -rekey cannot be used with -explain\n"},
+		{[]string{"-skip-invalid"}, "canon: -rekey cannot be used with -skip-invalid: it writes only the lines whose key changed\n"},
+		{[]string{"-format", "jsonl"}, "canon: -rekey cannot be used with -format jsonl: it reads and writes tsv\n"},
+		{[]string{"http://a/"}, "canon: -rekey reads \"input TAB key\" lines from standard input or -f, not URL arguments\n"},
+	} {
+		args := append([]string{"-rekey"}, tc.args...)
+		out, errOut, code := canonCmd(t, "", args...)
+		if out != "" || errOut != tc.want || code != exitUsage {
+			t.Errorf("canon %q: stdout %q, stderr %q, exit %d; want stderr %q, exit 2", args, out, errOut, code, tc.want)
+		}
+	}
+	if out, errOut, code := canonCmd(t, "http://h/?b&a\thttp://h/?b&a\n", "-rekey", "-format", "tsv", "-p", "crawler"); out != "http://h/?b&a\thttp://h/?b&a\thttp://h/?a&b\n" || errOut != "" || code != 0 {
+		t.Errorf("canon -rekey -format tsv: %q, %q, exit %d", out, errOut, code)
+	}
+}
+
+// TestListProfilesKeyVersion checks that -list-profiles prints each
+// profile's KeyVersion under it, and that of a profile -steps changed.
+func TestListProfilesKeyVersion(t *testing.T) {
+	list, _, code := canonCmd(t, "", "-list-profiles")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, np := range profiles {
+		p, _ := canon.LookupProfile(np.name)
+		want := fmt.Sprintf("%-11s %s\n%-11s key version %s\n", np.name, strings.ReplaceAll(p.String(), "|", " "), "", p.KeyVersion())
+		if !strings.Contains(list, want) {
+			t.Errorf("-list-profiles lacks %q", want)
+		}
+	}
+	if strings.Contains(list, "with -steps") {
+		t.Errorf("-list-profiles without -steps lists a changed profile:\n%s", list)
+	}
+	list, _, _ = canonCmd(t, "", "-list-profiles", "-p", "crawler", "-steps", "-SortQuery")
+	p := canon.MustProfile(canon.ParseWHATWG, canon.RemoveFragment, canon.RemoveSessionIDs, canon.RemoveTrackingParams,
+		canon.RemoveEmptyParams, canon.RemoveEmptyQuery)
+	if want := "key version " + p.KeyVersion() + "\n"; !strings.Contains(list, "\n-p crawler with -steps: ") || !strings.Contains(list, want) {
+		t.Errorf("-list-profiles -p crawler -steps -SortQuery lacks the changed profile's %q:\n%s", want, list)
+	}
+}

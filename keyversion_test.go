@@ -1,0 +1,220 @@
+package canon
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/idna"
+	"golang.org/x/text/unicode/norm"
+)
+
+// recordedStepDigests records, for each rule version of each predefined
+// profile, the digest of its steps and their rule versions (and the
+// core's) that the version was made with. A maintainer who bumps a step
+// (stepRuleVersions) or the core (coreRuleVersion) changes the digest of
+// every profile that runs it; TestProfileRuleVersions then fails until
+// each of those profiles has a new version in profileRuleVersions, with
+// its digest recorded here, so no profile's keys change under an old
+// version. Entries are never removed: they are the history.
+var recordedStepDigests = map[string]string{
+	"webcapture/1": "f2d271c1b725",
+	"rfc3986/1":    "d00693780c69",
+	"iri/1":        "8300faba08e2",
+	"powder/1":     "f86cc5d235af",
+	"whatwg/1":     "18fedef91d9a",
+	"crawler/1":    "4bdf29246262",
+	"archive/1":    "d35ec564fd19",
+	"aggressive/1": "d5d3f4697b37",
+}
+
+func stepsDigest(p Profile) string {
+	var b strings.Builder
+	p.writeStepsDigestText(&b)
+	return shortDigest(b.String())
+}
+
+// TestProfileRuleVersions checks that each predefined profile's rule
+// version was recorded with the step versions it runs now.
+func TestProfileRuleVersions(t *testing.T) {
+	if len(profileRuleVersions) != len(namedProfiles) {
+		t.Errorf("profileRuleVersions has %d profiles, namedProfiles %d", len(profileRuleVersions), len(namedProfiles))
+	}
+	for _, np := range namedProfiles {
+		n, ok := profileRuleVersions[np.name]
+		if !ok || n < 1 {
+			t.Errorf("profileRuleVersions[%q] = %d, %v: want a version of 1 or more", np.name, n, ok)
+			continue
+		}
+		rv := np.p.ruleVersion()
+		got := stepsDigest(np.p)
+		want, ok := recordedStepDigests[rv]
+		switch {
+		case !ok:
+			t.Errorf("%s: no step digest recorded for %s: add %q: %q to recordedStepDigests (keyversion_test.go), "+
+				"with a CHANGELOG.md entry for %s and the golden files regenerated (docs/keys.md)", np.name, rv, rv, got, rv)
+		case got != want:
+			t.Errorf("%s: the rules of its steps changed (steps digest %s, recorded for %s: %s): "+
+				"bump its version in profileRuleVersions (keyversion.go), record the digest of the new version here, "+
+				"add a CHANGELOG.md entry and regenerate the golden files (docs/keys.md)", np.name, got, rv, want)
+		}
+	}
+	for s := Step(0); s < numSteps; s++ {
+		if stepRuleVersions[s] < 1 {
+			t.Errorf("stepRuleVersions[%s] = %d, want 1 or more", s, stepRuleVersions[s])
+		}
+	}
+}
+
+// TestKeyVersionPredefined checks the form of the predefined profiles'
+// KeyVersions: distinct, each its name, the Unicode version, and the
+// Public Suffix List where StripWWW or StripWWWN reads it.
+func TestKeyVersionPredefined(t *testing.T) {
+	seen := map[string]string{}
+	for _, np := range namedProfiles {
+		kv := np.p.KeyVersion()
+		if prev, dup := seen[kv]; dup {
+			t.Errorf("%s and %s have one KeyVersion %q", prev, np.name, kv)
+		}
+		seen[kv] = np.name
+		parts := strings.Fields(kv)
+		wantParts := 2
+		if np.p.Has(StripWWW) || np.p.Has(StripWWWN) {
+			wantParts = 3
+		}
+		if len(parts) != wantParts {
+			t.Errorf("%s.KeyVersion() = %q: %d parts, want %d", np.name, kv, len(parts), wantParts)
+			continue
+		}
+		if want := strings.ToLower(np.name) + "/"; !strings.HasPrefix(parts[0], want) {
+			t.Errorf("%s.KeyVersion() = %q, want it to start with %q", np.name, kv, want)
+		}
+		if want := "unicode-" + UnicodeVersion; parts[1] != want {
+			t.Errorf("%s.KeyVersion() = %q, want %q second", np.name, kv, want)
+		}
+		if wantParts == 3 && parts[2] != "psl-"+publicSuffixListVersion {
+			t.Errorf("%s.KeyVersion() = %q, want psl-%s third", np.name, kv, publicSuffixListVersion)
+		}
+	}
+	if got := Archive.KeyVersion(); !strings.HasSuffix(got, " psl-"+publicSuffixListVersion) {
+		t.Errorf("Archive.KeyVersion() = %q: Archive strips www by the Public Suffix List", got)
+	}
+}
+
+// TestKeyVersionCustom checks the KeyVersions of profiles built by
+// NewProfile and WithRules: equal for equal profiles, different for
+// different steps or rules, and changed by a step's rule version.
+func TestKeyVersionCustom(t *testing.T) {
+	same := MustProfile(Crawler.Steps()...)
+	if got, want := same.KeyVersion(), Crawler.KeyVersion(); got != want {
+		t.Errorf("NewProfile(Crawler.Steps()...).KeyVersion() = %q, want Crawler's %q", got, want)
+	}
+	withRules := func(p Profile, r Rules) Profile {
+		t.Helper()
+		q, err := p.WithRules(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	r1 := withRules(Crawler, Rules{TrackingParams: []string{"ref", "Source"}})
+	r1b := withRules(Crawler, Rules{TrackingParams: []string{"source", "REF", "ref"}})
+	r2 := withRules(Crawler, Rules{TrackingPrefixes: []string{"ref", "source"}})
+	if r1.KeyVersion() != r1b.KeyVersion() {
+		t.Errorf("equal rules, KeyVersions %q and %q", r1.KeyVersion(), r1b.KeyVersion())
+	}
+	if r1.KeyVersion() == r2.KeyVersion() {
+		t.Errorf("the same names as TrackingParams and as TrackingPrefixes: one KeyVersion %q", r1.KeyVersion())
+	}
+	if kv := r1.KeyVersion(); !regexp.MustCompile(`^crawler/\d+\+rules-[0-9a-f]{12} unicode-`).MatchString(kv) {
+		t.Errorf("Crawler with rules: KeyVersion %q, want crawler/N+rules-DIGEST first", kv)
+	}
+	if withRules(r1, Rules{}).KeyVersion() != Crawler.KeyVersion() {
+		t.Errorf("Crawler with its rules removed: KeyVersion %q, want Crawler's", withRules(r1, Rules{}).KeyVersion())
+	}
+
+	custom := MustProfile(LowercaseScheme, LowercaseHost, StripWWW)
+	kv := custom.KeyVersion()
+	if !regexp.MustCompile(`^custom-[0-9a-f]{12} unicode-\S+ psl-\S+$`).MatchString(kv) {
+		t.Errorf("custom profile: KeyVersion %q, want custom-DIGEST unicode-V psl-D", kv)
+	}
+	if other := MustProfile(LowercaseScheme, LowercaseHost, StripWWWN).KeyVersion(); other == kv {
+		t.Errorf("different steps, one KeyVersion %q", kv)
+	}
+	if (Profile{}).KeyVersion() == kv {
+		t.Errorf("the zero Profile has the KeyVersion of %v", custom)
+	}
+	if r := withRules(custom, Rules{SessionParams: []string{"s"}}).KeyVersion(); r == kv {
+		t.Errorf("rules added, KeyVersion unchanged: %q", r)
+	}
+
+	// A step's rule version is part of a custom profile's KeyVersion,
+	// and only the profile's own steps count.
+	bump := func(s Step) {
+		old := stepRuleVersions[s]
+		stepRuleVersions[s]++
+		t.Cleanup(func() { stepRuleVersions[s] = old })
+	}
+	bump(SortQuery)
+	if got := custom.KeyVersion(); got != kv {
+		t.Errorf("a step the profile does not run was bumped: KeyVersion %q, was %q", got, kv)
+	}
+	bump(StripWWW)
+	if got := custom.KeyVersion(); got == kv {
+		t.Errorf("StripWWW's rule version bumped: KeyVersion still %q", got)
+	}
+}
+
+// TestUnicodeVersion checks that UnicodeVersion names the tables in use,
+// by what they do: U+1CCF1 OUTLINED DIGIT ONE and the Kirat Rai vowel
+// sign U+16D68 (U+16D67 twice, canonically) came with Unicode 16, so the
+// UTS #46 mapping turns the first into "1" and NFC composes the second
+// from 16.0.0 on, and not before.
+func TestUnicodeVersion(t *testing.T) {
+	major, _, _ := strings.Cut(UnicodeVersion, ".")
+	n, err := strconv.Atoi(major)
+	if err != nil {
+		t.Fatalf("UnicodeVersion = %q", UnicodeVersion)
+	}
+	mapped, err := idna.New(idna.MapForLookup(), idna.Transitional(false)).ToUnicode("a\U0001CCF1")
+	if got, want := err == nil && mapped == "a1", n >= 16; got != want {
+		t.Errorf("UnicodeVersion %s: UTS #46 maps a\\U0001CCF1 to %q, %v", UnicodeVersion, mapped, err)
+	}
+	composed := norm.NFC.String("\U00016D67\U00016D67")
+	if got, want := composed == "\U00016D68", n >= 16; got != want {
+		t.Errorf("UnicodeVersion %s: NFC of U+16D67 U+16D67 is %+q", UnicodeVersion, composed)
+	}
+	t.Logf("UnicodeVersion = %s (golang.org/x/net/idna %s, golang.org/x/text/unicode/norm %s)", UnicodeVersion, idna.UnicodeVersion, norm.Version)
+}
+
+// TestPublicSuffixListVersion keeps publicSuffixListVersion honest:
+// golang.org/x/net/publicsuffix does not export its list's version, but
+// its generated table.go states it ("publicsuffix.org's
+// public_suffix_list.dat, git revision ... (2026-02-06T07:36:33Z)"). The
+// test reads that file where the go command keeps the module go.mod
+// requires, so that upgrading golang.org/x/net to a newer list fails here
+// until the version, and with it the KeyVersion of the profiles that read
+// the list, is updated.
+func TestPublicSuffixListVersion(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "golang.org/x/net").Output()
+	if err != nil {
+		t.Fatalf("go list -m golang.org/x/net: %v (the test reads the module's source)", err)
+	}
+	dir := strings.TrimSpace(string(out))
+	src, err := os.ReadFile(filepath.Join(dir, "publicsuffix", "table.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`const version = "[^"\n]*\((\d{4}-\d{2}-\d{2})T[^"\n]*\)"`).FindSubmatch(src)
+	if m == nil {
+		t.Fatalf("%s: no version constant with a date; how golang.org/x/net states its list's version changed", filepath.Join(dir, "publicsuffix", "table.go"))
+	}
+	if got := string(m[1]); got != publicSuffixListVersion {
+		t.Errorf("golang.org/x/net/publicsuffix has the list of %s, publicSuffixListVersion is %s: update it (keyversion.go), "+
+			"add a CHANGELOG.md entry naming psl-%s and regenerate the golden files (docs/keys.md)", got, publicSuffixListVersion, got)
+	}
+}
