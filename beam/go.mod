@@ -2,11 +2,9 @@ module github.com/seed15588f71/canon/beam
 
 go 1.26.0
 
-replace github.com/seed15588f71/canon => ../
-
 require (
 	github.com/apache/beam/sdks/v2 v2.77.0
-	github.com/seed15588f71/canon v0.0.0-00010101000000-000000000000
+	github.com/seed15588f71/canon v0.1.0
 )
 
 require (
