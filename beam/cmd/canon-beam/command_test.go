@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/seed15588f71/canon"
@@ -32,41 +31,11 @@ func goBuild(t *testing.T, dir, pkg, name string) string {
 	return bin
 }
 
-var (
-	canonOnce sync.Once
-	canonBin  string
-	canonErr  error
-)
-
-// canonCommand returns the canon command, built once from the
-// repository's cmd/canon.
-func canonCommand(t *testing.T) string {
-	t.Helper()
-	canonOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "canon-beam-test-")
-		if err != nil {
-			canonErr = err
-			return
-		}
-		bin := filepath.Join(dir, "canon")
-		out, err := exec.Command("go", "build", "-o", bin, "github.com/seed15588f71/canon/cmd/canon").CombinedOutput()
-		if err != nil {
-			canonErr = fmt.Errorf("go build cmd/canon: %v\n%s", err, out)
-			return
-		}
-		canonBin = bin
-	})
-	if canonErr != nil {
-		t.Fatal(canonErr)
-	}
-	return canonBin
-}
-
 // runCanon runs the canon command with args; it returns standard output
 // and error. Exit status 1 (some line failed) is not an error.
-func runCanon(t *testing.T, args ...string) (stdout, stderr string) {
+func runCanon(t *testing.T, canonBin string, args ...string) (stdout, stderr string) {
 	t.Helper()
-	cmd := exec.Command(canonCommand(t), args...)
+	cmd := exec.Command(canonBin, args...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -135,6 +104,7 @@ var (
 func TestMatchesCommand(t *testing.T) {
 	dir := t.TempDir()
 	input, lines := commandInput(t, dir)
+	canonBin := goBuild(t, dir, "github.com/seed15588f71/canon/cmd/canon", "canon")
 	const base = "https://example.com/docs/a/b?q=1"
 	for _, tc := range []struct {
 		profile, base string
@@ -155,7 +125,7 @@ func TestMatchesCommand(t *testing.T) {
 			if tc.base != "" {
 				args = append(args, "-base", tc.base)
 			}
-			stdout, stderr := runCanon(t, append(args, "-format", "tsv", "-skip-invalid")...)
+			stdout, stderr := runCanon(t, canonBin, append(args, "-format", "tsv", "-skip-invalid")...)
 			wantOut := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 			var wantFailures []string
 			var failed, total int
@@ -194,7 +164,7 @@ func TestMatchesCommand(t *testing.T) {
 				return
 			}
 
-			stdout, _ = runCanon(t, append(args, "-format", "jsonl")...)
+			stdout, _ = runCanon(t, canonBin, append(args, "-format", "jsonl")...)
 			var wantRecords []string
 			for _, l := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
 				var rec map[string]any
