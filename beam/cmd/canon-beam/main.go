@@ -1,17 +1,21 @@
 // Command canon-beam is canon as an Apache Beam pipeline: it reads text
-// files of URLs, one a line, and writes their canonical keys, distinct
-// keys, counts per key, or input TAB key, as text shards; every line the
-// profile rejects goes to a failures output with its error.
+// files of URLs, one a line (or of links, page TAB href, with -pairs), and
+// writes their canonical keys, distinct keys, counts per key, or input TAB
+// key, as text shards; every line the profile rejects goes to a failures
+// output with its error, worded as the canon command words it. A blank
+// line, as for the canon command, is neither a key nor a failure.
 //
 //	canon-beam -input 'links/*.txt' -output out/keys -mode dedup
 //
 // It runs on prism, Beam's in-process runner, unless --runner names
 // another (dataflow, flink, spark, universal); the runner flags are
-// Beam's own. See README.md beside go.mod.
+// Beam's own. canon-beam -h lists both; see README.md beside go.mod.
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,31 +31,45 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/seed15588f71/canon"
 	"github.com/seed15588f71/canon/beam/canonbeam"
+
+	// The file systems -input and -output may name: local paths, gs://
+	// (Google Cloud Storage) and s3:// (Amazon S3 and S3-compatible
+	// stores). Another is one blank import more (see README.md).
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 )
 
 // config is what the flags say; main parses them into one, the tests
 // build their own.
 type config struct {
-	input    string // glob of text files
-	output   string // prefix of the output shards
-	failures string // prefix of the failure shards; output+"-failures" if empty
-	profile  string
-	base     string
-	mode     string // keys, dedup, count or tsv
-	shards   int
+	input          string // glob of text files
+	output         string // prefix of the output shards
+	failures       string // prefix of the failure shards; output+"-failures" if empty
+	failuresFormat string // tsv or jsonl
+	profile        string
+	rules          string // file of canon.Rules in JSON, or ""
+	base           string
+	pairs          bool   // lines are page TAB href
+	mode           string // keys, dedup, count or tsv
+	shards         int
 }
 
-// defineFlags registers the command's flags on fs. main passes
+// defineFlags registers the command's flags on fs. main registers them
+// on a FlagSet of their own, for the usage, and then on
 // flag.CommandLine, where Beam's runner flags (--runner, --project, ...)
 // already are, so that one flag.Parse reads both.
 func defineFlags(fs *flag.FlagSet) *config {
 	c := &config{}
-	fs.StringVar(&c.input, "input", "", "glob of the text files to read, one URL a line (required; gs:// works where the runner has GCS)")
-	fs.StringVar(&c.output, "output", "", "prefix of the output shards, written as PREFIX-SSSSS-of-NNNNN (required)")
-	fs.StringVar(&c.failures, "failures", "", "prefix of the failure shards, lines of input TAB error (default: OUTPUT-failures)")
-	fs.StringVar(&c.profile, "profile", "rfc3986", "profile: rfc3986, iri, webcapture, powder, whatwg, crawler, archive or aggressive")
-	fs.StringVar(&c.base, "base", "", "resolve each line against this base URL before normalizing (canon.NormalizeRef)")
-	fs.StringVar(&c.mode, "mode", "keys", "keys: a key per valid line; dedup: distinct keys; count: count TAB key per distinct key; tsv: input TAB key per valid line")
+	fs.StringVar(&c.input, "input", "", "`glob` of the text files to read, one URL a line (required; gs:// and s3:// work where the workers can read them)")
+	fs.StringVar(&c.output, "output", "", "`prefix` of the output shards, written as PREFIX-SSSSS-of-NNNNN (required)")
+	fs.StringVar(&c.mode, "mode", "keys", "keys: a key per valid line (-pairs: page TAB key);\ndedup: distinct keys; count: count TAB key per distinct key;\ntsv: input TAB key per valid line (-pairs: page TAB href TAB key)")
+	fs.StringVar(&c.profile, "profile", "rfc3986", "profile `name`: rfc3986, iri, webcapture, powder, whatwg, crawler, archive or aggressive")
+	fs.StringVar(&c.rules, "rules", "", "JSON `file` of canon.Rules, applied to the profile with WithRules\n(they act through the steps RemoveTrackingParams and RemoveSessionIDs)")
+	fs.StringVar(&c.base, "base", "", "resolve each line against this base `URL` before normalizing (canon.NormalizeRef)")
+	fs.BoolVar(&c.pairs, "pairs", false, "each line is page TAB href: the href is resolved against its page (canon.NormalizeRef)")
+	fs.StringVar(&c.failures, "failures", "", "`prefix` of the failure shards (default: OUTPUT-failures)")
+	fs.StringVar(&c.failuresFormat, "failures-format", "tsv", "tsv: input TAB error (-pairs: page TAB href TAB error);\njsonl: {\"in\",\"error\",\"kind\",\"component\",\"offset\"} as canon -format jsonl (-pairs: and \"page\")")
 	fs.IntVar(&c.shards, "shards", 1, "number of output shards (and of failure shards)")
 	return c
 }
@@ -70,8 +88,46 @@ func usageError(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
 }
 
+const usageLine = `usage: canon-beam -input GLOB -output PREFIX [-mode keys|dedup|count|tsv] [-profile NAME]
+                  [-rules FILE] [-base URL | -pairs] [-failures PREFIX] [-failures-format tsv|jsonl]
+                  [-shards N] [Beam's flags: --runner NAME --endpoint HOST:PORT ...]
+
+canon-beam runs canon on Apache Beam: it reads text files of URLs, one a
+line, and writes their keys (canon.Normalize), distinct keys, counts or
+input TAB key, and each line that fails with its error. Blank lines are
+neither. Without --runner it runs on prism, in this process.
+`
+
+// usage writes the usage line, the command's own flags, then Beam's:
+// the flags of all that own does not define.
+func usage(w io.Writer, own, all *flag.FlagSet) {
+	fmt.Fprint(w, usageLine)
+	fmt.Fprintln(w, "\nFlags:")
+	own.SetOutput(w)
+	own.PrintDefaults()
+	beamFlags := flag.NewFlagSet("beam", flag.ContinueOnError)
+	all.VisitAll(func(f *flag.Flag) {
+		if own.Lookup(f.Name) == nil {
+			beamFlags.Var(f.Value, f.Name, f.Usage)
+			beamFlags.Lookup(f.Name).DefValue = f.DefValue
+		}
+	})
+	fmt.Fprintln(w, "\nBeam's flags (the runner's; see README.md for Dataflow, Flink and Spark):")
+	beamFlags.SetOutput(w)
+	beamFlags.PrintDefaults()
+}
+
+// registerFlags defines the command's flags on own and on all, which
+// holds Beam's, and makes all's usage print them first.
+func registerFlags(own, all *flag.FlagSet) *config {
+	cfg := defineFlags(own)
+	own.VisitAll(func(f *flag.Flag) { all.Var(f.Value, f.Name, f.Usage) })
+	all.Usage = func() { usage(all.Output(), own, all) }
+	return cfg
+}
+
 func main() {
-	cfg := defineFlags(flag.CommandLine)
+	cfg := registerFlags(flag.NewFlagSet("canon-beam", flag.ContinueOnError), flag.CommandLine)
 	flag.Parse()
 	// beam.Init must come after flag.Parse: on a distributed runner's
 	// workers it takes over main here and never returns.
@@ -112,25 +168,74 @@ func fail(err error) {
 	os.Exit(1)
 }
 
+// loadRules reads a canon.Rules from the JSON file at path, refusing
+// fields canon.Rules does not have and anything after the object.
+func loadRules(path string) (canon.Rules, error) {
+	var r canon.Rules
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return r, usageError("-rules: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return r, usageError("-rules %s: %v", path, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return r, usageError("-rules %s: more after the JSON object", path)
+	}
+	return r, nil
+}
+
+// profileOf returns the profile cfg names, with its -rules.
+func profileOf(cfg *config) (canon.Profile, error) {
+	prof, ok := canon.LookupProfile(cfg.profile)
+	if !ok {
+		return prof, usageError("unknown profile %q", cfg.profile)
+	}
+	if cfg.rules == "" {
+		return prof, nil
+	}
+	r, err := loadRules(cfg.rules)
+	if err != nil {
+		return prof, err
+	}
+	if prof, err = prof.WithRules(r); err != nil {
+		return prof, usageError("-rules %s: %v", cfg.rules, err)
+	}
+	return prof, nil
+}
+
 // buildPipeline checks cfg and builds its pipeline. It checks what can
-// be checked before any worker starts: the flags, the base, and that the
-// glob matches a file (a typo in it would otherwise give an empty output
-// and a successful job).
+// be checked before any worker starts: the flags, the rules, the base,
+// the file systems, and that the glob matches a file (a typo in it would
+// otherwise give an empty output and a successful job).
 func buildPipeline(ctx context.Context, cfg *config) (*beam.Pipeline, error) {
 	if cfg.input == "" || cfg.output == "" {
 		return nil, usageError("-input and -output are required")
 	}
-	prof, ok := canon.LookupProfile(cfg.profile)
-	if !ok {
-		return nil, usageError("unknown profile %q", cfg.profile)
+	prof, err := profileOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := canonbeam.CheckProfile(prof); err != nil {
+		return nil, usageError("%v", err)
 	}
 	switch cfg.mode {
 	case "keys", "dedup", "count", "tsv":
 	default:
 		return nil, usageError("unknown mode %q (keys, dedup, count or tsv)", cfg.mode)
 	}
+	switch cfg.failuresFormat {
+	case "tsv", "jsonl":
+	default:
+		return nil, usageError("unknown -failures-format %q (tsv or jsonl)", cfg.failuresFormat)
+	}
 	if cfg.shards < 1 {
 		return nil, usageError("-shards must be at least 1")
+	}
+	if cfg.pairs && cfg.base != "" {
+		return nil, usageError("-base and -pairs exclude each other: with -pairs each href has its page for base")
 	}
 	if cfg.base != "" {
 		// An unusable base would fail every line; resolving the base
@@ -139,13 +244,38 @@ func buildPipeline(ctx context.Context, cfg *config) (*beam.Pipeline, error) {
 			return nil, usageError("-base: %v", err)
 		}
 	}
+	for _, prefix := range []string{cfg.output, cfg.failuresPrefix()} {
+		if err := checkScheme(ctx, prefix); err != nil {
+			return nil, err
+		}
+	}
 	if err := checkGlob(ctx, cfg.input); err != nil {
 		return nil, err
 	}
 	p, s := beam.NewPipelineWithRoot()
 	lines := beam.ParDo(s, trimCR, textio.Read(s, cfg.input))
 	var out, failures beam.PCollection
-	if cfg.mode == "tsv" {
+	switch {
+	case cfg.pairs:
+		links, bad := beam.ParDo2(s, &splitPairFn{}, lines)
+		var keys beam.PCollection
+		if cfg.mode == "tsv" {
+			var keyed beam.PCollection
+			keyed, failures = canonbeam.KeyByRefKV(s, links, prof)
+			out = beam.ParDo(s, formatLinkTSV, keyed)
+		} else {
+			var pageKeys beam.PCollection
+			pageKeys, failures = canonbeam.NormalizeRefKV(s, links, prof)
+			keys = beam.DropKey(s, pageKeys)
+			if cfg.mode == "keys" {
+				out = beam.ParDo(s, formatPageKey, pageKeys)
+			}
+		}
+		failures = beam.Flatten(s, failures, bad)
+		if cfg.mode == "dedup" || cfg.mode == "count" {
+			out = merge(s, cfg.mode, keys)
+		}
+	case cfg.mode == "tsv":
 		var keyed beam.PCollection
 		if cfg.base != "" {
 			keyed, failures = canonbeam.KeyByRef(s, cfg.base, lines, prof)
@@ -153,32 +283,47 @@ func buildPipeline(ctx context.Context, cfg *config) (*beam.Pipeline, error) {
 			keyed, failures = canonbeam.KeyBy(s, lines, prof)
 		}
 		out = beam.ParDo(s, formatTSV, keyed)
-	} else {
+	default:
 		var keys beam.PCollection
 		if cfg.base != "" {
 			keys, failures = canonbeam.NormalizeRef(s, cfg.base, lines, prof)
 		} else {
 			keys, failures = canonbeam.Normalize(s, lines, prof)
 		}
-		switch cfg.mode {
-		case "keys":
-			out = keys
-		case "dedup":
-			out = canonbeam.Dedup(s, keys)
-		case "count":
-			out = beam.ParDo(s, formatCount, canonbeam.CountByKey(s, keys))
+		out = keys
+		if cfg.mode != "keys" {
+			out = merge(s, cfg.mode, keys)
 		}
 	}
 	writeShards(s.Scope("output"), cfg.output, cfg.shards, out)
-	writeShards(s.Scope("failures"), cfg.failuresPrefix(), cfg.shards, beam.ParDo(s, formatFailure, failures))
+	ff := &formatFailureFn{Pairs: cfg.pairs, JSONL: cfg.failuresFormat == "jsonl"}
+	writeShards(s.Scope("failures"), cfg.failuresPrefix(), cfg.shards, beam.ParDo(s, ff, failures))
 	return p, nil
+}
+
+// merge applies -mode dedup or count to keys.
+func merge(s beam.Scope, mode string, keys beam.PCollection) beam.PCollection {
+	if mode == "dedup" {
+		return canonbeam.Dedup(s, keys)
+	}
+	return beam.ParDo(s, formatCount, canonbeam.CountByKey(s, keys))
+}
+
+// checkScheme fails when no file system is registered for path's
+// scheme, before the job starts rather than on a worker.
+func checkScheme(ctx context.Context, path string) error {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	return fs.Close()
 }
 
 // checkGlob fails when glob matches no file.
 func checkGlob(ctx context.Context, glob string) error {
 	fs, err := filesystem.New(ctx, glob)
 	if err != nil {
-		return err
+		return usageError("-input: %v", err)
 	}
 	defer fs.Close()
 	files, err := fs.List(ctx, glob)
@@ -193,9 +338,12 @@ func checkGlob(ctx context.Context, glob string) error {
 
 func init() {
 	register.Function1x1(trimCR)
+	register.DoFn4x0[context.Context, string, func(string, string), func(canonbeam.Failure)](&splitPairFn{})
 	register.Function2x1(formatTSV)
+	register.Function2x1(formatLinkTSV)
+	register.Function2x1(formatPageKey)
 	register.Function2x1(formatCount)
-	register.Function1x1(formatFailure)
+	register.DoFn1x2[canonbeam.Failure, string, error](&formatFailureFn{})
 }
 
 // trimCR drops the CR of a CRLF line end, as the canon command does:
@@ -204,17 +352,95 @@ func init() {
 // canon trims trailing control characters).
 func trimCR(line string) string { return strings.TrimSuffix(line, "\r") }
 
+// Counters of the lines splitPairFn settles itself, added to canonbeam's
+// counters of the same names (the summary sums them).
+var (
+	failuresCounter = beam.NewCounter("canon", "failures")
+	blankCounter    = beam.NewCounter("canon", "blank")
+)
+
+// splitPairFn reads a -pairs line, page TAB href, as KV<page, href>. A
+// blank line is skipped, as any blank line; a line without a TAB is a
+// failure. The href is the rest of the line after the first TAB.
+type splitPairFn struct{}
+
+func (f *splitPairFn) ProcessElement(ctx context.Context, line string, link func(string, string), fail func(canonbeam.Failure)) {
+	page, href, ok := strings.Cut(line, "\t")
+	if ok {
+		link(page, href)
+		return
+	}
+	if strings.TrimLeft(line, " \v\f\r") == "" {
+		blankCounter.Inc(ctx, 1)
+		return
+	}
+	failuresCounter.Inc(ctx, 1)
+	fail(canonbeam.Failure{
+		Input: line, Error: "canon-beam: no TAB between page and href",
+		Message: "no TAB between page and href", Kind: "error", Offset: -1,
+	})
+}
+
 // formatTSV writes a KeyBy record as the canon command's -format tsv
 // does: input TAB key.
 func formatTSV(key, input string) string { return tsvField(input) + "\t" + key }
+
+// formatLinkTSV writes a KeyByRefKV record: page TAB href TAB key.
+func formatLinkTSV(key string, l canonbeam.Link) string {
+	return tsvField(l.Page) + "\t" + tsvField(l.Href) + "\t" + key
+}
+
+// formatPageKey writes a NormalizeRefKV record: page TAB key.
+func formatPageKey(page, key string) string { return tsvField(page) + "\t" + key }
 
 // formatCount writes count TAB key, so that sort -rn orders the keys by
 // their counts, as with uniq -c.
 func formatCount(key string, n int) string { return strconv.Itoa(n) + "\t" + key }
 
-// formatFailure writes input TAB error. The error's text is quoted Go
-// syntax, so it holds no TAB or line end.
-func formatFailure(f canonbeam.Failure) string { return tsvField(f.Input) + "\t" + f.Error }
+// formatFailureFn writes a failure as a line: input TAB message (-pairs:
+// page TAB href TAB message), the message being the canon command's
+// (quoted Go syntax at the end, so it holds no TAB or line end); or, with
+// JSONL, the record canon -format jsonl writes for a failing line, less
+// its line number, which Beam does not know (and with the page, for
+// -pairs).
+type formatFailureFn struct {
+	Pairs bool `json:"pairs,omitempty"`
+	JSONL bool `json:"jsonl,omitempty"`
+}
+
+// failureRecord is a jsonl failure, with the canon command's field names.
+type failureRecord struct {
+	In        string  `json:"in"`
+	Page      *string `json:"page,omitempty"`
+	Error     string  `json:"error"`
+	Kind      string  `json:"kind"`
+	Component string  `json:"component,omitempty"`
+	Offset    *int    `json:"offset,omitempty"`
+}
+
+func (f *formatFailureFn) ProcessElement(fl canonbeam.Failure) (string, error) {
+	if !f.JSONL {
+		line := tsvField(fl.Input) + "\t" + fl.Message
+		if f.Pairs {
+			line = tsvField(fl.Page) + "\t" + line
+		}
+		return line, nil
+	}
+	rec := failureRecord{In: fl.Input, Error: fl.Message, Kind: fl.Kind, Component: fl.Component}
+	if f.Pairs {
+		rec.Page = &fl.Page
+	}
+	if fl.Offset >= 0 {
+		rec.Offset = &fl.Offset
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&rec); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
 
 // tsvField replaces TAB, CR and LF by spaces, as the canon command does,
 // so that a line stays one record of two columns.
@@ -234,7 +460,7 @@ func printSummary(w io.Writer, res beam.PipelineResult, cfg *config) {
 	if res == nil {
 		return
 	}
-	var keys, failures int64
+	var keys, failures, blank int64
 	found := false
 	for _, c := range res.Metrics().AllMetrics().Counters() {
 		if c.Namespace() != "canon" {
@@ -246,10 +472,12 @@ func printSummary(w io.Writer, res beam.PipelineResult, cfg *config) {
 			keys += c.Result()
 		case "failures":
 			failures += c.Result()
+		case "blank":
+			blank += c.Result()
 		}
 	}
 	if !found {
 		return
 	}
-	fmt.Fprintf(w, "canon-beam: %d lines, %d failed (%s-*)\n", keys+failures, failures, cfg.failuresPrefix())
+	fmt.Fprintf(w, "canon-beam: %d lines (%d blank), %d failed (%s-*)\n", keys+failures+blank, blank, failures, cfg.failuresPrefix())
 }
