@@ -806,7 +806,9 @@ func (k *keyBuf) decodeRepeatedly(i, j int, set uint8) {
 	c := decodeRepeatedlyInPlace(k.b[i:j])
 	isPath := i == k.pathStart && j == k.pathEnd
 	if isPath && len(c) > 0 && c[0] == '/' {
-		c = removeDotSegmentsInPlace(c)
+		// By the rule of the profile's parser, which needs ParseWHATWG:
+		// the key is read again so ("file:///C:/.." keeps its drive).
+		c = removeDotSegmentsWHATWG(c, kindOf(unsafe.String(unsafe.SliceData(k.b[k.start:]), k.schemeEnd-k.start)) == schemeFile)
 	}
 	end := len(k.b)
 	for _, x := range c {

@@ -62,7 +62,7 @@ const coreRuleVersion = 1
 // profile built with NewProfile is derived from these, so it changes on
 // its own.
 var stepRuleVersions = [numSteps]int{
-	ParseWHATWG:           1,
+	ParseWHATWG:           2,
 	DefaultScheme:         1,
 	DecodeAll:             1,
 	PlusToSpace:           1,
@@ -87,22 +87,22 @@ var stepRuleVersions = [numSteps]int{
 	AddRootPath:           1,
 	AddHTTPRootPath:       1,
 	RemoveUserinfo:        1,
-	HTTPSAsHTTP:           1,
-	StripWWW:              1,
-	StripWWWN:             1,
-	DecodePathRepeatedly:  1,
-	DecodeQueryRepeatedly: 1,
+	HTTPSAsHTTP:           2,
+	StripWWW:              2,
+	StripWWWN:             2,
+	DecodePathRepeatedly:  2,
+	DecodeQueryRepeatedly: 2,
 	CollapseSlashes:       1,
-	LowercasePath:         1,
-	RemoveSessionIDs:      1,
+	LowercasePath:         2,
+	RemoveSessionIDs:      2,
 	RemoveDirectoryIndex:  1,
-	RemoveTrailingSlash:   1,
-	LowercaseQuery:        1,
-	RemoveTrackingParams:  1,
-	RemoveEmptyParams:     1,
-	RemoveEmptyQuery:      1,
-	SortQuery:             1,
-	SortQueryPairs:        1,
+	RemoveTrailingSlash:   2,
+	LowercaseQuery:        2,
+	RemoveTrackingParams:  2,
+	RemoveEmptyParams:     2,
+	RemoveEmptyQuery:      2,
+	SortQuery:             2,
+	SortQueryPairs:        2,
 }
 
 // profileRuleVersions is the rule version of each predefined profile, the
@@ -117,10 +117,10 @@ var profileRuleVersions = map[string]int{
 	"RFC3986":    1,
 	"IRI":        1,
 	"POWDER":     1,
-	"WHATWG":     1,
-	"Crawler":    1,
-	"Archive":    1,
-	"Aggressive": 1,
+	"WHATWG":     2,
+	"Crawler":    2,
+	"Archive":    2,
+	"Aggressive": 2,
 }
 
 // KeyVersion names what the profile's keys depend on, as space-separated

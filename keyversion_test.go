@@ -30,6 +30,10 @@ var recordedStepDigests = map[string]string{
 	"crawler/1":    "4bdf29246262",
 	"archive/1":    "d35ec564fd19",
 	"aggressive/1": "d5d3f4697b37",
+	"whatwg/2":     "c6007264982b",
+	"crawler/2":    "b695c0ab8317",
+	"archive/2":    "cc7c9fb0130d",
+	"aggressive/2": "1fc11235eb65",
 }
 
 func stepsDigest(p Profile) string {
