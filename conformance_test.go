@@ -430,8 +430,8 @@ func confAfterAuthority(href string) string {
 func confDecodeOnce(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+		if isTriplet(s, i) {
+			b.WriteByte(unhexTest(s[i+1])<<4 | unhexTest(s[i+2]))
 			i += 2
 			continue
 		}
