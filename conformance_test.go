@@ -29,9 +29,11 @@ package canon
 // Every listed case must still differ, and give the listed answer (so a
 // fix, or any change of behaviour, fails the test until the row is
 // updated or removed); every case not listed must pass. Run with
-// -conformance.update to rewrite the file from the current results: rows
-// that still differ keep their reason, new rows get an empty one (which
-// the test rejects until someone writes it), rows that pass are dropped.
+// -conformance.update to rewrite the file from the current results (see
+// confWriteDiffs): rows that still differ keep their reason, rows that
+// pass are dropped, and a case that differs without a row, or whose row
+// has no reason, makes the update refuse to write: every row it writes
+// carries a reason.
 
 import (
 	"bytes"
@@ -47,7 +49,10 @@ import (
 )
 
 var conformanceUpdate = flag.Bool("conformance.update", false,
-	"rewrite testdata/conformance-differences.json from the current results of TestConformance*")
+	"rewrite testdata/conformance-differences.json from the current results of TestConformance*: "+
+		"rows that still differ keep their reason (and their new answer), rows that pass are dropped; "+
+		"a case that differs with no row or no reason makes it write nothing and print the rows to add, "+
+		"with \"reason\": \"\" to fill in, after which it runs again")
 
 const conformanceDiffFile = "conformance-differences.json"
 
@@ -175,6 +180,10 @@ type confResult struct {
 
 var confResults = map[string][]confResult{} // by file, filled by runConformance
 
+// confUpdateRefused names the test that refused -conformance.update for
+// rows without a reason; the tests after it write nothing either.
+var confUpdateRefused string
+
 // runConformance runs cases of file against the differences file and
 // logs the tally.
 func runConformance(t *testing.T, f confFile, cases []confCase) confTally {
@@ -271,9 +280,17 @@ func confStrPtr(p *string) string {
 // confWriteDiffs rewrites the differences file (-conformance.update): the
 // rows of files this run did not reach stay as they are; for the others,
 // every case that differs gets a row, keeping the reason of its old row.
+// A row must carry a reason: when a case that differs has no row, or a
+// row with no reason, it writes nothing and fails, printing those rows
+// as JSON with an empty reason, to be added to the file with one. A row
+// whose answer changed keeps its reason, and is logged to be read again.
 func confWriteDiffs(t *testing.T, old *confDiffs) {
 	t.Helper()
-	var rows []confDiff
+	if confUpdateRefused != "" {
+		t.Logf("-conformance.update: %s not written: %s refused the update (see there); the files of the tests before it are updated", conformanceDiffFile, confUpdateRefused)
+		return
+	}
+	var rows, unexplained []confDiff
 	for _, r := range old.rows {
 		if _, ran := confResults[r.File]; !ran {
 			rows = append(rows, r)
@@ -298,10 +315,31 @@ func confWriteDiffs(t *testing.T, old *confDiffs) {
 			row := confDiff{File: r.file, Section: r.section, Input: r.in, Want: r.want, Got: r.got}
 			if o, ok := old.byKey[k]; ok {
 				row.Reason = o.Reason
+				if o.Got != row.Got {
+					t.Logf("-conformance.update: %s [%s] %q now gives %q (was %q); its reason is kept, check it still holds: %s",
+						r.file, r.section, r.in, row.Got, o.Got, o.Reason)
+				}
+			}
+			if strings.TrimSpace(row.Reason) == "" {
+				unexplained = append(unexplained, row)
 			}
 			rows = append(rows, row)
 		}
 	}
+	if len(unexplained) > 0 {
+		confUpdateRefused = t.Name()
+		t.Errorf("-conformance.update: %s not written: %d rows have no reason. Add them to testdata/%s with a reason (why canon's answer differs and why that is right), then run the update again:\n%s",
+			conformanceDiffFile, len(unexplained), conformanceDiffFile, confEncodeRows(t, unexplained))
+		return
+	}
+	if err := os.WriteFile(filepath.Join("testdata", conformanceDiffFile), confEncodeRows(t, rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// confEncodeRows writes rows as the differences file writes them.
+func confEncodeRows(t *testing.T, rows []confDiff) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -309,9 +347,7 @@ func confWriteDiffs(t *testing.T, old *confDiffs) {
 	if err := enc.Encode(rows); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join("testdata", conformanceDiffFile), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return buf.Bytes()
 }
 
 // confOrderedPairs reads a JSON object of strings (or nulls) in file order. A
@@ -430,8 +466,8 @@ func confAfterAuthority(href string) string {
 func confDecodeOnce(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+		if isTriplet(s, i) {
+			b.WriteByte(unhexTest(s[i+1])<<4 | unhexTest(s[i+2]))
 			i += 2
 			continue
 		}

@@ -83,3 +83,53 @@ func ExampleDefaultTrackingParams() {
 	// gclid false
 	// utm_ true
 }
+
+// A Change is one step that changed the URL, with the URL before and after
+// it; the After of the last is the key.
+func ExampleChange() {
+	changes, err := canon.Explain("HTTP://Example.COM/a/../b/%7e", canon.RFC3986)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range changes {
+		fmt.Printf("%-16v %-30q -> %q\n", c.Step, c.Before, c.After)
+	}
+	// Output:
+	// LowercaseScheme  "HTTP://Example.COM/a/../b/%7e" -> "http://Example.COM/a/../b/%7e"
+	// LowercaseHost    "http://Example.COM/a/../b/%7e" -> "http://example.com/a/../b/%7e"
+	// UppercaseEscapes "http://example.com/a/../b/%7e" -> "http://example.com/a/../b/%7E"
+	// DecodeUnreserved "http://example.com/a/../b/%7E" -> "http://example.com/a/../b/~"
+	// RemoveDots       "http://example.com/a/../b/~"  -> "http://example.com/b/~"
+}
+
+// A site's own session parameter and tracking parameter, dropped whatever
+// their value; a built-in session name ("sid") is dropped only when its
+// value has the shape of a session id.
+func ExampleRules() {
+	p, err := canon.Crawler.WithRules(canon.Rules{SessionParams: []string{"sess"}, TrackingParams: []string{"from"}})
+	if err != nil {
+		panic(err)
+	}
+	for _, u := range []string{
+		"https://shop.example/cart?sess=123&item=7&from=mail",
+		"https://shop.example/cart?item=7&sid=3",
+	} {
+		key, err := canon.Normalize(u, p)
+		fmt.Println(key, err)
+	}
+	// Output:
+	// https://shop.example/cart?item=7 <nil>
+	// https://shop.example/cart?item=7&sid=3 <nil>
+}
+
+// Each built-in tracking parameter says who sets it and which public
+// lists name it.
+func ExampleTrackingParam() {
+	for _, tp := range canon.DefaultTrackingParams() {
+		if tp.Name == "fbclid" {
+			fmt.Printf("%s (prefix: %v): %s\n", tp.Name, tp.Prefix, tp.Source)
+		}
+	}
+	// Output:
+	// fbclid (prefix: false): Facebook/Meta click identifier (Firefox query stripping, Brave, ClearURLs, AdGuard)
+}

@@ -59,7 +59,9 @@ func ExampleAppendSURT() {
 	// http://(10.1.2.3:81)/path
 }
 
-func ExampleSURTKeepIP() {
+// SURTKeepIP keeps an IP address whole, as Heritrix writes it; a host
+// name is reversed either way.
+func ExampleSURTForm_keepIP() {
 	for _, key := range []string{"http://192.168.1.254/info", "http://[::1]:8080/a", "http://www.example.com/"} {
 		cdx, _ := canon.AppendSURT(nil, key, 0)
 		kept, _ := canon.AppendSURT(nil, key, canon.SURTKeepIP)

@@ -7,6 +7,34 @@ import (
 	"github.com/seed15588f71/canon"
 )
 
+// Spellings of one resource get one key, which is what a crawler's
+// frontier, a cache or a link graph stores; what RFC 3986 keeps apart (the
+// path's case) keeps two, and what is not a URL is an error.
+func Example() {
+	seen := map[string]bool{}
+	for _, u := range []string{
+		"HTTP://Example.COM:80/a/./b/%7euser",
+		"http://example.com/a/b/~user",
+		"http://example.com:/a/c/../b/%7Euser",
+		"http://example.com/A/b/~user",
+		"http://example.com:99999/",
+	} {
+		key, err := canon.Normalize(u, canon.RFC3986)
+		if err != nil {
+			fmt.Println("error:", err)
+			continue
+		}
+		fmt.Println(key, "seen:", seen[key])
+		seen[key] = true
+	}
+	// Output:
+	// http://example.com/a/b/~user seen: false
+	// http://example.com/a/b/~user seen: true
+	// http://example.com/a/b/~user seen: true
+	// http://example.com/A/b/~user seen: false
+	// error: canon.Normalize("http://example.com:99999/"): port: port out of range (at "99999/")
+}
+
 func ExampleNormalize() {
 	for _, u := range []string{
 		"HTTP://Example.COM:80/a/./b/../c",
@@ -209,4 +237,95 @@ func ExampleMustProfile() {
 	// Output:
 	// https://example.com/a/b <nil>
 	// (ParseWHATWG|RemoveFragment)
+}
+
+// A Profile is a set of steps: the same steps make the same profile,
+// whatever their order, and profiles are comparable. The zero Profile only
+// validates and trims.
+func ExampleProfile() {
+	p, err := canon.NewProfile(canon.RemoveDots, canon.LowercaseHost, canon.LowercaseScheme, canon.HostToASCII,
+		canon.RemoveDefaultPort, canon.EncodeToURI, canon.UppercaseEscapes, canon.DecodeUnreserved, canon.AddHTTPRootPath)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p == canon.RFC3986, p.Has(canon.RemoveFragment))
+	fmt.Println(p)
+	var zero canon.Profile
+	key, err := canon.Normalize(" HTTP://H/a/../b ", zero)
+	fmt.Printf("%q %v %v\n", key, err, zero)
+	// Output:
+	// true false
+	// RFC3986(LowercaseScheme|LowercaseHost|HostToASCII|RemoveDefaultPort|EncodeToURI|UppercaseEscapes|DecodeUnreserved|RemoveDots|AddHTTPRootPath)
+	// "HTTP://H/a/../b" <nil> ()
+}
+
+// A Ref can be built by hand as well as by Parse; String writes it as RFC
+// 3986 §5.3 recomposes a reference, with the delimiters of the components
+// that are present, even empty.
+func ExampleRef() {
+	r := canon.Ref{Scheme: "https", HasAuthority: true, Host: "example.com", Path: "/search", HasQuery: true, Query: "q=go"}
+	fmt.Println(r, r.IsAbs())
+	rel, err := canon.Parse("../a?")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%v %q %v %q\n", rel.IsAbs(), rel.Path, rel.HasQuery, rel.Query)
+	fmt.Println(string(rel.AppendTo([]byte("ref: "))))
+	// Output:
+	// https://example.com/search?q=go true
+	// false "../a" true ""
+	// ref: ../a?
+}
+
+// An error says in which component of the input it was found.
+func ExampleComponent() {
+	for _, u := range []string{"http://h:8x/", "http://h^/", "1http://h/", "http://h/%zz", "http://h/?q=%"} {
+		_, err := canon.Normalize(u, canon.RFC3986)
+		var e *canon.Error
+		if errors.As(err, &e) {
+			fmt.Printf("%-16q %-6v %v\n", u, e.Component, e.Component == canon.ComponentHost)
+		}
+	}
+	// Output:
+	// "http://h:8x/"   port   false
+	// "http://h^/"     host   true
+	// "1http://h/"     scheme false
+	// "http://h/%zz"   path   false
+	// "http://h/?q=%"  query  false
+}
+
+// Steps run in the order the Step constants are declared, whatever the
+// order they were given in.
+func ExampleStep() {
+	p := canon.MustProfile(canon.SortQuery, canon.RemoveFragment, canon.ParseWHATWG)
+	for _, s := range p.Steps() {
+		fmt.Println(s)
+	}
+	fmt.Println(p.Has(canon.SortQuery), p.Has(canon.RemoveSessionIDs))
+	key, _ := canon.Normalize("HTTPS://Example.com/list?b=2&a=1#top", p)
+	fmt.Println(key)
+	// Output:
+	// ParseWHATWG
+	// RemoveFragment
+	// SortQuery
+	// true false
+	// https://example.com/list?a=1&b=2
+}
+
+// Steps named in a configuration file or on a command line.
+func ExampleParseStep() {
+	var steps []canon.Step
+	for _, name := range []string{"ParseWHATWG", "removefragment", "RemoveCookies"} {
+		s, err := canon.ParseStep(name)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		steps = append(steps, s)
+	}
+	p, err := canon.NewProfile(steps...)
+	fmt.Println(p, err)
+	// Output:
+	// canon: unknown step "RemoveCookies"
+	// (ParseWHATWG|RemoveFragment) <nil>
 }

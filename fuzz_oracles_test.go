@@ -2,6 +2,7 @@ package canon
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -9,8 +10,11 @@ import (
 
 // The oracles of FuzzNoFalseMerge and FuzzResolve. They derive what a key
 // must be from RFC 3986 and RFC 3987 alone, with the character sets
-// written out here rather than read from byteClass, so that a mistake in
-// the library's tables cannot hide itself.
+// written out here and in percent_test.go (RFC 3986's ABNF) rather than
+// read from byteClass, so that a mistake in the library's tables cannot
+// hide itself. The other oracles of the tests use these too, and their
+// own transcriptions of what the package documents (oracleTrim) and of
+// the schemes' default ports, not the package's functions.
 
 const (
 	// outsideURI holds the ASCII characters that are outside the URI
@@ -59,6 +63,39 @@ func decodeTriplets(s string) string {
 		b = append(b, s[i])
 	}
 	return string(b)
+}
+
+// oracleTrim trims what Parse documents it trims: leading and trailing
+// spaces and C0 control characters (the bytes up to 0x20).
+func oracleTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+}
+
+// oracleHasDotSegment reports whether path has a "." or ".." segment,
+// which RFC 3986 §5.2.4's remove_dot_segments removes.
+func oracleHasDotSegment(path string) bool {
+	return slices.ContainsFunc(strings.Split(path, "/"), func(seg string) bool { return seg == "." || seg == ".." })
+}
+
+// oracleDefaultPorts are the ports the schemes' specifications define,
+// which RFC 3986 §6.2.3 lets a normalizer remove: RFC 9110 §4.2.1-4.2.2
+// (http 80, https 443), RFC 6455 §3 (ws 80, wss 443), RFC 1738 §3.2 (ftp
+// 21). They are also the schemes whose specification requires a host
+// (oracleNeedsHost).
+var oracleDefaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
+
+// oracleIsDefaultPort reports whether port is the default port of scheme.
+func oracleIsDefaultPort(scheme, port string) bool {
+	d, ok := oracleDefaultPorts[strings.ToLower(scheme)]
+	return ok && port == d
+}
+
+// oracleNeedsHost reports whether the scheme's specification requires a
+// non-empty host: http and https (RFC 9110 §4.2.1-4.2.2), ws and wss (RFC
+// 6455 §3), ftp (RFC 1738 §3.2).
+func oracleNeedsHost(scheme string) bool {
+	_, ok := oracleDefaultPorts[strings.ToLower(scheme)]
+	return ok
 }
 
 func unhexTest(c byte) byte {
@@ -320,11 +357,7 @@ func hadAuthority(s string, p Profile) bool {
 		return true
 	}
 	if p.Has(DecodeAll) {
-		t, _, f := trim(s)
-		if f != nil {
-			return true
-		}
-		if r, err := Parse(decodeTriplets(t)); err != nil || r.HasAuthority {
+		if r, err := Parse(decodeTriplets(oracleTrim(s))); err != nil || r.HasAuthority {
 			return true
 		}
 	}

@@ -242,7 +242,7 @@ func resolve1808Slow(base, ref string) (target string, ok bool) {
 		return ref, true
 	}
 	E.scheme = B.scheme // step 2c
-	if E.hasNetloc && E.netloc == "" && kindOf(B.scheme).needsHost() {
+	if E.hasNetloc && E.netloc == "" && oracleNeedsHost(B.scheme) {
 		return "", false // added: an empty net_loc against a base that needs a host
 	}
 	if E.netloc == "" { // step 3

@@ -40,7 +40,8 @@ func mappedInputs() map[string]string {
 // TestFileMatchesPipe checks that the command gives the same output,
 // errors and exit status for a file (-f FILE, or standard input
 // redirected from it), which it maps on Linux, as for a pipe, which it
-// reads.
+// reads. Inputs of a MiB or more run with -j 1 and -j 3 only, unless
+// -long is set.
 func TestFileMatchesPipe(t *testing.T) {
 	for name, in := range mappedInputs() {
 		t.Run(name, func(t *testing.T) {
@@ -49,7 +50,7 @@ func TestFileMatchesPipe(t *testing.T) {
 				t.Fatal(err)
 			}
 			argSets := [][]string{{"-j", "1"}, {"-j", "3"}}
-			if len(in) < 1<<20 {
+			if len(in) < 1<<20 || *longTests {
 				argSets = append(argSets, []string{"-j", "2", "-format", "jsonl"}, []string{"-u", "-c"})
 			}
 			for _, args := range argSets {
