@@ -1,0 +1,291 @@
+package legacy
+
+// The WHATWG URL Standard's IP address parsers and serializers ("IPv4
+// parser", "IPv6 parser", "host serializer"), for the host of a URL read
+// with ParseWHATWG. They work on the host as bytes and append to dst, so
+// that a host written by them costs no allocation of its own.
+
+// whatwgEndsInNumber is the standard's "ends in a number checker": the
+// last label of h (less one empty final label) is all ASCII digits, or is
+// an IPv4 number ("0x" and hex digits). h is ASCII.
+func whatwgEndsInNumber[T string | []byte](h T) bool {
+	if len(h) > 0 && h[len(h)-1] == '.' {
+		h = h[:len(h)-1]
+		if len(h) == 0 {
+			return false
+		}
+	}
+	last := h
+	for k := len(h) - 1; k >= 0; k-- {
+		if h[k] == '.' {
+			last = h[k+1:]
+			break
+		}
+	}
+	if len(last) == 0 {
+		return false
+	}
+	digits := true
+	for k := 0; k < len(last); k++ {
+		if last[k] < '0' || last[k] > '9' {
+			digits = false
+			break
+		}
+	}
+	if digits {
+		return true
+	}
+	_, ok := ipv4Number([]byte(last)) // (no allocation: the slice does not escape)
+	return ok
+}
+
+// ipv4Number is the standard's "IPv4 number parser": "0x" or "0X" starts
+// hex, a leading "0" octal, otherwise decimal; an empty number after the
+// prefix is 0. ok is false for a part that is not a number or exceeds
+// 2^32 (the caller needs no larger value).
+func ipv4Number(p []byte) (uint64, bool) {
+	if len(p) == 0 {
+		return 0, false
+	}
+	base := uint64(10)
+	switch {
+	case len(p) >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'):
+		p, base = p[2:], 16
+	case len(p) >= 2 && p[0] == '0':
+		p, base = p[1:], 8
+	}
+	var v uint64
+	for _, c := range p {
+		var d uint64
+		switch {
+		case c >= '0' && c <= '9':
+			d = uint64(c - '0')
+		case base == 16 && (c|0x20) >= 'a' && (c|0x20) <= 'f':
+			d = uint64(c|0x20-'a') + 10
+		default:
+			return 0, false
+		}
+		if d >= base {
+			return 0, false
+		}
+		v = v*base + d
+		if v > 1<<32 {
+			v = 1<<32 + 1 // too large; keep reading to validate the digits
+		}
+	}
+	return v, true
+}
+
+// appendIPv4 is the standard's "IPv4 parser" and serializer: h, whose
+// last label is a number, must be one to four numbers separated by dots
+// (an empty last part is dropped), each below 256 but the last, which
+// fills the remaining bytes. It appends the dotted-decimal address.
+func appendIPv4(dst, h []byte) ([]byte, bool) {
+	if len(h) > 0 && h[len(h)-1] == '.' {
+		h = h[:len(h)-1]
+	}
+	var parts [4]uint64
+	n := 0
+	for start := 0; start <= len(h); {
+		end := start
+		for end < len(h) && h[end] != '.' {
+			end++
+		}
+		if n == 4 {
+			return dst, false
+		}
+		v, ok := ipv4Number(h[start:end])
+		if !ok {
+			return dst, false
+		}
+		parts[n] = v
+		n++
+		start = end + 1
+	}
+	for k := 0; k < n-1; k++ {
+		if parts[k] > 255 {
+			return dst, false
+		}
+	}
+	if parts[n-1] >= 1<<(8*(5-n)) {
+		return dst, false
+	}
+	addr := parts[n-1]
+	for k := 0; k < n-1; k++ {
+		addr += parts[k] << (8 * (3 - k))
+	}
+	for k := 3; k >= 0; k-- {
+		dst = appendDecimal(dst, int(addr>>(8*k)&0xFF))
+		if k > 0 {
+			dst = append(dst, '.')
+		}
+	}
+	return dst, true
+}
+
+// appendDecimal appends v, 0 to 255, in decimal. (Not recursive, so that
+// dst can stay on the caller's stack.)
+func appendDecimal(dst []byte, v int) []byte {
+	if v >= 100 {
+		dst = append(dst, byte('0'+v/100))
+	}
+	if v >= 10 {
+		dst = append(dst, byte('0'+v/10%10))
+	}
+	return append(dst, byte('0'+v%10))
+}
+
+// appendIPv6 is the standard's "IPv6 parser" over in, the text between
+// "[" and "]", and its serializer: lowercase hex pieces without leading
+// zeros, the first longest run of two or more zero pieces written "::".
+func appendIPv6(dst, in []byte) ([]byte, bool) {
+	var addr [8]uint16
+	piece, compress := 0, -1
+	p := 0
+	if len(in) > 0 && in[0] == ':' {
+		if len(in) < 2 || in[1] != ':' {
+			return dst, false
+		}
+		p = 2
+		piece++
+		compress = piece
+	}
+	for p < len(in) {
+		if piece == 8 {
+			return dst, false
+		}
+		if in[p] == ':' {
+			if compress >= 0 {
+				return dst, false
+			}
+			p++
+			piece++
+			compress = piece
+			continue
+		}
+		value, length := 0, 0
+		for length < 4 && p < len(in) && isHex(in[p]) {
+			value = value*16 + int(unhex(in[p]))
+			p++
+			length++
+		}
+		if p < len(in) && in[p] == '.' {
+			// An IPv4 address in the last two pieces.
+			if length == 0 {
+				return dst, false
+			}
+			p -= length
+			if piece > 6 {
+				return dst, false
+			}
+			seen := 0
+			for p < len(in) {
+				v := -1
+				if seen > 0 {
+					if in[p] == '.' && seen < 4 {
+						p++
+					} else {
+						return dst, false
+					}
+				}
+				if p >= len(in) || in[p] < '0' || in[p] > '9' {
+					return dst, false
+				}
+				for p < len(in) && in[p] >= '0' && in[p] <= '9' {
+					d := int(in[p] - '0')
+					switch {
+					case v == -1:
+						v = d
+					case v == 0:
+						return dst, false
+					default:
+						v = v*10 + d
+					}
+					if v > 255 {
+						return dst, false
+					}
+					p++
+				}
+				addr[piece] = addr[piece]*0x100 + uint16(v)
+				seen++
+				if seen == 2 || seen == 4 {
+					piece++
+				}
+			}
+			if seen != 4 {
+				return dst, false
+			}
+			break
+		}
+		if p < len(in) && in[p] == ':' {
+			p++
+			if p == len(in) {
+				return dst, false
+			}
+		} else if p < len(in) {
+			return dst, false
+		}
+		addr[piece] = uint16(value)
+		piece++
+	}
+	if compress >= 0 {
+		swaps := piece - compress
+		piece = 7
+		for piece != 0 && swaps > 0 {
+			addr[piece], addr[compress+swaps-1] = addr[compress+swaps-1], addr[piece]
+			piece--
+			swaps--
+		}
+	} else if piece != 8 {
+		return dst, false
+	}
+	return appendIPv6Serialized(dst, &addr), true
+}
+
+// appendIPv6Serialized writes addr as the standard's IPv6 serializer does.
+func appendIPv6Serialized(dst []byte, addr *[8]uint16) []byte {
+	// The first longest run of two or more zero pieces.
+	best, bestLen := -1, 1
+	for k := 0; k < 8; {
+		if addr[k] != 0 {
+			k++
+			continue
+		}
+		e := k
+		for e < 8 && addr[e] == 0 {
+			e++
+		}
+		if e-k > bestLen {
+			best, bestLen = k, e-k
+		}
+		k = e
+	}
+	for k := 0; k < 8; k++ {
+		if k == best {
+			if k == 0 {
+				dst = append(dst, ':')
+			}
+			dst = append(dst, ':')
+			k += bestLen - 1
+			continue
+		}
+		dst = appendHex16(dst, addr[k])
+		if k < 7 {
+			dst = append(dst, ':')
+		}
+	}
+	return dst
+}
+
+func appendHex16(dst []byte, v uint16) []byte {
+	const digits = "0123456789abcdef"
+	started := false
+	for shift := 12; shift >= 0; shift -= 4 {
+		d := v >> shift & 15
+		if d != 0 || started || shift == 0 {
+			dst = append(dst, digits[d])
+			started = true
+		}
+	}
+	return dst
+}

@@ -1,0 +1,227 @@
+package legacy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/idna"
+	"golang.org/x/text/unicode/norm"
+)
+
+// A key lasts as long as what made it: the rules of the profile's steps,
+// the Unicode tables of IDNA and NFC, and, for the profiles that strip
+// "www", the Public Suffix List. KeyVersion names all three, so that a
+// cache, a link graph or an archive can store it beside its keys and know
+// when they must be made again.
+//
+// Maintainers: how to change a key, and what to bump, is in docs/keys.md.
+
+// UnicodeVersion is the version of Unicode of the tables canon's keys are
+// made with: the UTS #46 (IDNA) mapping and validation tables of
+// golang.org/x/net/idna and the normalization tables of
+// golang.org/x/text/unicode/norm (NFC). Both packages choose their tables
+// by the Go toolchain that builds the program: "15.0.0" with Go 1.26,
+// "17.0.0" with Go 1.27 and newer (with the module versions in go.mod).
+// The package checks at initialization that the two are the same
+// version, and panics if they are not (a go.mod that upgrades one module
+// and not the other): a key made with two Unicode versions at once would
+// have no KeyVersion to name it.
+const UnicodeVersion = idna.UnicodeVersion
+
+func init() {
+	if norm.Version != idna.UnicodeVersion {
+		panic("canon: golang.org/x/net/idna has Unicode " + idna.UnicodeVersion +
+			" tables and golang.org/x/text/unicode/norm has Unicode " + norm.Version +
+			": keys need one Unicode version; upgrade the two modules together")
+	}
+}
+
+// publicSuffixListVersion is the date of the Public Suffix List snapshot
+// in golang.org/x/net/publicsuffix (go.mod's version of golang.org/x/net),
+// which does not export it: its generated table.go names the list's git
+// revision and date. TestPublicSuffixListVersion reads that file in the
+// module cache and fails when the two disagree, so an upgrade of
+// golang.org/x/net cannot change StripWWW's keys silently.
+const publicSuffixListVersion = "2026-02-06"
+
+// coreRuleVersion is the version of what every profile does whatever its
+// steps: reading the URL (the RFC 3986 grammar, or the WHATWG URL
+// Standard's parser for ParseWHATWG), what it rejects and with which
+// error (limits, ports, hosts, the numeric-host rule), and how it writes
+// the key. Bump it when any of that changes a key or an error; every
+// predefined profile's version must then be bumped too
+// (TestProfileRuleVersions).
+const coreRuleVersion = 1
+
+// stepRuleVersions is the version of each step's rules: bump a step's
+// entry when what it does to any key changes, and then the version of
+// every predefined profile that has the step (profileRuleVersions;
+// TestProfileRuleVersions fails until that is done). The KeyVersion of a
+// profile built with NewProfile is derived from these, so it changes on
+// its own.
+var stepRuleVersions = [numSteps]int{
+	ParseWHATWG:           2,
+	DefaultScheme:         1,
+	DecodeAll:             1,
+	PlusToSpace:           1,
+	ResolveRFC1808:        1,
+	RemoveFragment:        1,
+	LowercaseScheme:       1,
+	LowercaseHost:         1,
+	HostToASCII:           1,
+	HostToUnicode:         1,
+	TrimHostDots:          1,
+	StripFileLocalhost:    1,
+	RemoveHTTPFTPPort:     1,
+	RemoveDefaultPort:     1,
+	EncodeToURI:           1,
+	EncodeToIRI:           1,
+	UppercaseEscapes:      1,
+	DecodeUnreserved:      1,
+	DecodeIUnreserved:     1,
+	NFC:                   1,
+	RemoveDots:            1,
+	RemoveDots1808:        1,
+	AddRootPath:           1,
+	AddHTTPRootPath:       1,
+	RemoveUserinfo:        1,
+	HTTPSAsHTTP:           2,
+	StripWWW:              2,
+	StripWWWN:             2,
+	DecodePathRepeatedly:  2,
+	DecodeQueryRepeatedly: 2,
+	CollapseSlashes:       1,
+	LowercasePath:         2,
+	RemoveSessionIDs:      2,
+	RemoveDirectoryIndex:  1,
+	RemoveTrailingSlash:   2,
+	LowercaseQuery:        2,
+	RemoveTrackingParams:  2,
+	RemoveEmptyParams:     2,
+	RemoveEmptyQuery:      2,
+	SortQuery:             2,
+	SortQueryPairs:        2,
+}
+
+// profileRuleVersions is the rule version of each predefined profile, the
+// N of "crawler/N" in its KeyVersion. Bump a profile's entry whenever any
+// of its keys (or errors) can change for a reason of canon's own: a fixed
+// bug, a step that changed (stepRuleVersions), a change of the core
+// (coreRuleVersion). Each bump goes with a CHANGELOG.md entry that names
+// the new version and says what changed and why, and with the golden
+// files regenerated (docs/keys.md).
+var profileRuleVersions = map[string]int{
+	"WebCapture": 1,
+	"RFC3986":    1,
+	"IRI":        1,
+	"POWDER":     1,
+	"WHATWG":     2,
+	"Crawler":    2,
+	"Archive":    2,
+	"Aggressive": 2,
+}
+
+// KeyVersion names what the profile's keys depend on, as space-separated
+// parts:
+//
+//	crawler/1 unicode-15.0.0
+//	archive/1 unicode-17.0.0 psl-2026-02-06
+//
+// first the profile's rules: for a predefined profile its name in
+// lowercase and its rule version, which is bumped whenever any of its
+// keys can change (CHANGELOG.md says what changed); for a predefined
+// profile's steps with [Rules], that followed by "+rules-" and a digest of
+// the rules; for any other profile (NewProfile), "custom-" and a digest
+// of its steps, their rule versions and its rules, which changes whenever
+// the rules of any of its steps do. Then the Unicode version of the IDNA
+// and NFC tables (UnicodeVersion), which every profile names: even a
+// profile without IDNA or NFC (WebCapture, POWDER) decides whether a
+// host is a numeric IPv4 address as a browser reads it, through the
+// UTS #46 mapping ("http://１２７.０.０.１/"), so a character that a newer
+// Unicode maps to a digit (U+1CCF0-U+1CCF9, new in Unicode 16) changes
+// its key or error. Last, for the profiles with StripWWW or StripWWWN,
+// the date of the Public Suffix List snapshot they read.
+//
+// Two keys made under the same KeyVersion are comparable: the same input
+// gives the same key. Keys made under different KeyVersions may differ
+// for some inputs; store the KeyVersion beside the keys, and when it
+// changes, make the keys again (the canon command's -rekey lists those
+// that changed).
+func (p Profile) KeyVersion() string { return p.keyVersion(UnicodeVersion) }
+
+// keyVersion is KeyVersion with the Unicode version given.
+func (p Profile) keyVersion(unicode string) string {
+	var b strings.Builder
+	b.WriteString(p.ruleVersion())
+	b.WriteString(" unicode-")
+	b.WriteString(unicode)
+	if p.readsPublicSuffixList() {
+		b.WriteString(" psl-")
+		b.WriteString(publicSuffixListVersion)
+	}
+	return b.String()
+}
+
+// readsPublicSuffixList reports whether the profile's keys depend on the
+// Public Suffix List: StripWWW and StripWWWN are its only readers.
+func (p Profile) readsPublicSuffixList() bool { return p.Has(StripWWW) || p.Has(StripWWWN) }
+
+// ruleVersion is the first part of KeyVersion.
+func (p Profile) ruleVersion() string {
+	for _, np := range namedProfiles {
+		if np.p.steps != p.steps {
+			continue
+		}
+		v := strings.ToLower(np.name) + "/" + strconv.Itoa(profileRuleVersions[np.name])
+		if p.rules != nil {
+			var b strings.Builder
+			p.rules.writeDigestText(&b)
+			v += "+rules-" + shortDigest(b.String())
+		}
+		return v
+	}
+	var b strings.Builder
+	p.writeStepsDigestText(&b)
+	if p.rules != nil {
+		p.rules.writeDigestText(&b)
+	}
+	return "custom-" + shortDigest(b.String())
+}
+
+// writeStepsDigestText writes what a profile's steps make its keys of:
+// the core's rule version, and each step with its rule version.
+func (p Profile) writeStepsDigestText(b *strings.Builder) {
+	b.WriteString("core ")
+	b.WriteString(strconv.Itoa(coreRuleVersion))
+	b.WriteByte('\n')
+	for _, s := range p.Steps() {
+		b.WriteString(s.String())
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(stepRuleVersions[s]))
+		b.WriteByte('\n')
+	}
+}
+
+// writeDigestText writes the rules' names, list by list; they are
+// lowercased, sorted and without repeats already.
+func (rs *ruleSet) writeDigestText(b *strings.Builder) {
+	for _, l := range [...]struct {
+		label string
+		names []string
+	}{{"tracking", rs.tracking}, {"prefixes", rs.prefixes}, {"session", rs.session}} {
+		b.WriteString(l.label)
+		for _, n := range l.names {
+			b.WriteByte(' ')
+			b.WriteString(n)
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// shortDigest returns the first 48 bits of the SHA-256 of s in hex.
+func shortDigest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:6])
+}

@@ -1,0 +1,531 @@
+package legacy
+
+import "slices"
+
+// This file holds the predicates behind the crawler dedup steps
+// RemoveTrackingParams and RemoveSessionIDs: which query parameter is a
+// tracking parameter, which query or path parameter carries a session id,
+// and the cutter that removes session ids from a path. They work on the
+// bytes of a key as written (escapes are not decoded), compare names
+// ASCII-case-insensitively, and allocate nothing.
+
+// TrackingParam is one entry of the built-in list of tracking parameters.
+type TrackingParam struct {
+	Name   string // lowercase: "utm_", "gclid"
+	Prefix bool   // Name is a prefix: every name that starts with it
+	Source string // who sets it, e.g. "Google Ads click identifier"
+}
+
+// builtinTracking is the list RemoveTrackingParams drops, sorted by Name.
+// Every name is in at least one public list of tracking parameters or the
+// vendor's own documentation, cited in Source; the lists consulted are:
+//
+//   - Brave: kSimpleQueryStringTrackers and kScopedQueryStringTrackers in
+//     brave/brave-core components/query_filter/utils.cc;
+//   - Firefox: the initial query-stripping list in the Firefox source docs
+//     (toolkit/components/antitracking/docs/query-stripping), and the
+//     "global" list of StripOnShare.json (toolkit/components/antitracking/
+//     StripOnShareLists/MPL2) in mozilla/gecko-dev;
+//   - ClearURLs: the globalRules provider of ClearURLs/Rules data.min.json;
+//   - AdGuard: TrackParamFilter/sections/general_url.txt in
+//     AdguardTeam/AdguardFilters (its generic $removeparam rules);
+//   - normalize-url: its removeQueryParameters default, [/^utm_\w+/i].
+//
+// (Read at brave-core 0c7f00e5, gecko-dev 025a28df, ClearURLs/Rules
+// 9317c06b, AdguardFilters 002b0661.)
+//
+// The list is conservative: it holds names that only trackers set, whose
+// values identify a click, a recipient, a message, a campaign or a cookie,
+// never a page. Names that some sites use for content are not built in,
+// even where a privacy list strips them, because a dedup step that drops
+// them merges distinct pages; a crawl that knows them to be noise on its
+// sites adds them with Rules.TrackingParams or Rules.TrackingPrefixes:
+//
+//   - "ref", "ref_src", "ref_url", "referrer": ?ref= selects a branch or
+//     tag on code hosts (GitHub's ?ref=main) and a referral code in shops;
+//     ClearURLs files ref under referralMarketing, not its global rules,
+//     and Brave and Firefox strip ref_src/ref_url on twitter.com/x.com only.
+//   - "source", "campaign", "cid", "cmp", "from", "share", "si", "s",
+//     "spm", "var": generic words that name content (a data source, a
+//     campaign page, a customer or category id, a search) on some sites;
+//     Brave scopes "si" to youtube.com/youtu.be and Firefox to Spotify,
+//     AdGuard strips "var" only beside its z= partner, and Firefox's
+//     StripOnShare "var" is for sharing, not for keys.
+//   - "__s" (Drip): AdGuard notes that some sites (UnivIS) use it for
+//     content and strips it only when its value has 6+ letters or digits.
+//   - "pk_*", "mtm_*" (Matomo) and "itm_*": campaign parameters like utm_*,
+//     but left to the user (Rules.TrackingPrefixes: "pk_") since "pk" is
+//     also a common "primary key" abbreviation.
+//   - "hsa_*" as a prefix: only the twelve HubSpot ads names that Firefox
+//     and AdGuard list are built in, not every name that starts with hsa_.
+var builtinTracking = []TrackingParam{
+	{Name: "__hsfp", Source: "HubSpot browser fingerprint (Brave, ClearURLs, AdGuard)"},
+	{Name: "__hssc", Source: "HubSpot session cookie (Brave, ClearURLs, AdGuard)"},
+	{Name: "__hstc", Source: "HubSpot visitor cookie (Brave, ClearURLs, AdGuard)"},
+	{Name: "_ga", Source: "Google Analytics cross-domain linker (ClearURLs, AdGuard citing support.google.com/analytics/answer/10071811)"},
+	{Name: "_gl", Source: "Google tag cross-domain linker (Brave, ClearURLs, AdGuard)"},
+	{Name: "_hsenc", Source: "HubSpot email recipient token (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "_hsmi", Source: "HubSpot marketing email message id, set with _hsenc on every tracked link (LinkClean's tracker catalog, linkclean.app/trackers/hsmi)"},
+	{Name: "_openstat", Source: "Openstat analytics ad tag (Brave, ClearURLs, AdGuard)"},
+	{Name: "dclid", Source: "Google (DoubleClick) display ads click identifier (Brave, ClearURLs)"},
+	{Name: "fbclid", Source: "Facebook/Meta click identifier (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "gbraid", Source: "Google Ads iOS click identifier (AdGuard \"Google ads/analytics\")"},
+	{Name: "gclid", Source: "Google Ads click identifier (Brave, ClearURLs, AdGuard)"},
+	{Name: "gclsrc", Source: "Google Ads click source (AdGuard \"Google ads/analytics\")"},
+	{Name: "hsa_acc", Source: "HubSpot ads: account id (Brave, Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_ad", Source: "HubSpot ads: ad id (Brave, Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_cam", Source: "HubSpot ads: campaign id (Brave, Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_grp", Source: "HubSpot ads: ad set id (Brave, Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_kw", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_la", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_mt", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_net", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_ol", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_src", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_tgt", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
+	{Name: "hsa_ver", Source: "HubSpot ads tracking (Firefox StripOnShare, AdGuard)"},
+	{Name: "hsctatracking", Source: "HubSpot call-to-action click tracking (Brave, ClearURLs, AdGuard)"},
+	{Name: "igshid", Source: "Instagram share identifier (Brave and Firefox StripOnShare, both on instagram.com only; ClearURLs instagram provider)"},
+	{Name: "li_fat_id", Source: "LinkedIn first-party ad tracking click id (Firefox StripOnShare)"},
+	{Name: "mc_cid", Source: "Mailchimp campaign id (ClearURLs mc_(eid|cid|tc))"},
+	{Name: "mc_eid", Source: "Mailchimp recipient id (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "mkt_tok", Source: "Marketo email recipient token (Firefox query stripping, ClearURLs, AdGuard; Brave keeps it on unsubscribe links)"},
+	{Name: "msclkid", Source: "Microsoft Advertising click identifier (Brave, ClearURLs, AdGuard citing help.ads.microsoft.com)"},
+	{Name: "oly_anon_id", Source: "Olytics anonymous visitor id (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "oly_enc_id", Source: "Olytics encrypted customer id (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "rb_clickid", Source: "Olytics click id (Brave, ClearURLs, AdGuard \"Olytics\")"},
+	{Name: "s_cid", Source: "Adobe Analytics (SiteCatalyst) campaign tracking code (Brave, Firefox StripOnShare, ClearURLs, AdGuard)"},
+	{Name: "srsltid", Source: "Google Merchant Center auto-tagging result id (Brave, ClearURLs)"},
+	{Name: "ttclid", Source: "TikTok Ads click identifier (ads.tiktok.com/help/article/tiktok-click-id)"},
+	{Name: "twclid", Source: "Twitter/X Ads click identifier (Brave, ClearURLs, AdGuard)"},
+	{Name: "utm_", Prefix: true, Source: "Google Analytics (Urchin) campaign parameters utm_source, utm_medium, ... (normalize-url default /^utm_\\w+/i, ClearURLs, Firefox StripOnShare, AdGuard)"},
+	{Name: "vero_conv", Source: "Vero email conversion tracking (Brave, Firefox StripOnShare, ClearURLs, AdGuard)"},
+	{Name: "vero_id", Source: "Vero email recipient id (Firefox query stripping, Brave, ClearURLs, AdGuard)"},
+	{Name: "wbraid", Source: "Google Ads iOS click identifier (Brave, AdGuard \"Google ads/analytics\")"},
+	{Name: "wickedid", Source: "Wicked Reports click id (Brave, ClearURLs, AdGuard)"},
+	{Name: "yclid", Source: "Yandex Direct click identifier (Brave, ClearURLs, AdGuard \"Yandex Metrika\")"},
+	{Name: "ysclid", Source: "Yandex search click identifier (Brave, AdGuard \"Yandex Metrika\")"},
+}
+
+// trackingNames and trackingPrefixes split builtinTracking for lookup:
+// the exact names, sorted (binary search), and the prefixes.
+var trackingNames, trackingPrefixes = splitTracking(builtinTracking)
+
+// trackingFirst marks the first bytes, in either case, of the built-in
+// names and prefixes: most parameter names start with none of them, and
+// isTracking then answers without a search.
+var trackingFirst = func() (t [256]bool) {
+	for _, tp := range builtinTracking {
+		c := tp.Name[0]
+		t[c] = true
+		if c >= 'a' && c <= 'z' {
+			t[c-'a'+'A'] = true
+		}
+	}
+	return t
+}()
+
+func splitTracking(list []TrackingParam) (names, prefixes []string) {
+	for _, p := range list {
+		if p.Prefix {
+			prefixes = append(prefixes, p.Name)
+		} else {
+			names = append(names, p.Name)
+		}
+	}
+	return names, prefixes
+}
+
+// DefaultTrackingParams returns a copy of the built-in list
+// RemoveTrackingParams drops, sorted by name.
+func DefaultTrackingParams() []TrackingParam {
+	return slices.Clone(builtinTracking)
+}
+
+// isTracking reports whether a query parameter named name (as written,
+// escapes not decoded) is a tracking parameter: the built-in list or r's
+// TrackingParams / TrackingPrefixes. ASCII case-insensitive. r may be nil.
+func (r *ruleSet) isTracking(name []byte) bool {
+	if len(name) == 0 {
+		return false
+	}
+	if trackingFirst[name[0]] {
+		if paramSortedHasFold(trackingNames, name) {
+			return true
+		}
+		for _, p := range trackingPrefixes {
+			if paramHasPrefixFold(name, p) {
+				return true
+			}
+		}
+	}
+	if r == nil {
+		return false
+	}
+	if paramSortedHasFold(r.tracking, name) {
+		return true
+	}
+	for _, p := range r.prefixes {
+		if paramHasPrefixFold(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSessionID reports whether the query parameter name=value (or the path
+// parameter ;name=value) carries a session id: a name of r's
+// SessionParams whatever the value, or a built-in name when value has the
+// shape of that name's ids, as Heritrix's rules do, so that ?sid=3 on a
+// forum survives. Names are exact (ASCII case-insensitive): "side",
+// "sidebar", "pagesid" are not "sid". r may be nil.
+//
+// The built-in names are those of Heritrix's StripSessionIDs and
+// StripSessionCFIDs, of the Internet Archive's URL canonicalizer
+// (URLRegexTransformer in iipc/webarchive-commons, ported to Python by
+// internetarchive/surt) and of iipc/urlcanon's aggressive canonicalizer
+// (strip_session_ids_from_query in canon.py; read at heritrix3 5ada2a78,
+// webarchive-commons 39212592, surt 6934c321, urlcanon 842afd4d). Those
+// match regular expressions on the whole query; the shapes here, per
+// name, are:
+//
+//   - jsessionid (Java servlet containers): at least 10 letters or digits
+//     (urlcanon's minimum), and otherwise only "$" (urlcanon's set, for
+//     ids such as a63098d96360$B0$D9$A), "." (Tomcat appends ".jvmRoute"),
+//     "!" and "-" (WebLogic's id!jvmhash!time), ":" (a Heritrix extractor
+//     test has deadbeef:deadbeed). Heritrix and surt want exactly 32
+//     letters or digits.
+//   - phpsessid (PHP): at least 16 of PHP's session id characters
+//     [0-9A-Za-z,-] (php.net session_id; urlcanon wants 16+ [0-9a-z],
+//     Heritrix 32 letters or digits).
+//   - sid, sessionid: generic names, so at least 16 letters or digits
+//     (urlcanon; Heritrix: 32) with at least one letter and one digit (my
+//     addition, so that neither a 16-digit number such as a status id nor
+//     a 16-letter word is taken for a session id; a hex id of 16 or more
+//     digits without both is improbable).
+//   - aspsessionid + 8 letters (classic ASP), e.g. ASPSESSIONIDAQBSDSRT:
+//     at least 16 letters or digits (urlcanon; Heritrix and surt want
+//     exactly 24 letters, the shape of their example).
+//   - cfid (ColdFusion client id): 4 or more digits. urlcanon wants
+//     [0-9]+, surt and Heritrix anything, but all three only when cftoken
+//     follows, which a per-parameter test cannot see; the minimum of 4 is
+//     mine, so that a short number survives as sid=3 does.
+//   - cftoken (ColdFusion): 6 or more of [0-9A-Za-z-] with a digit, which
+//     covers ColdFusion's 8-digit random number and its UUID forms
+//     (8-4-4-16 hex, or 16 hex digits, "-", and a UUID). urlcanon wants
+//     [0-9a-z-]+, surt and Heritrix anything.
+func (r *ruleSet) isSessionID(name, value []byte) bool {
+	if r != nil && paramSortedHasFold(r.session, name) {
+		return true
+	}
+	switch len(name) {
+	case 3:
+		return paramEqualFold(name, "sid") && sessGenericShape(value)
+	case 4:
+		return paramEqualFold(name, "cfid") && sessCFIDShape(value)
+	case 7:
+		return paramEqualFold(name, "cftoken") && sessCFTokenShape(value)
+	case 9:
+		if paramEqualFold(name, "phpsessid") {
+			return sessPHPShape(value)
+		}
+		return paramEqualFold(name, "sessionid") && sessGenericShape(value)
+	case 10:
+		return paramEqualFold(name, "jsessionid") && sessJavaShape(value)
+	case 20:
+		// "ASPSESSIONID" and 8 letters, as in ASPSESSIONIDAQBSDSRT.
+		if !paramHasPrefixFold(name, "aspsessionid") {
+			return false
+		}
+		for _, c := range name[12:] {
+			if !sessIsLetter(c) {
+				return false
+			}
+		}
+		return sessAlnumShape(value, 16)
+	}
+	return false
+}
+
+// cutPathSessionIDs removes session ids from a URL path (the bytes between
+// the authority and "?" or "#"), in place, and returns the new length.
+// It removes
+//
+//   - path parameters ";name=value" for which isSessionID holds: the
+//     servlet containers' ";jsessionid=<id>", and the other session names
+//     with the same shape rules (a parameter runs to the next ";" or "/");
+//     "/something/;jsessionid=E85F...A4FA" becomes "/something/";
+//   - ASP.NET cookieless ticket segments, with the "/" after them:
+//     "/(S(id))/mileg.aspx" and "/(A(id)S(id)F(id))/mileg.aspx" become
+//     "/mileg.aspx" (see aspnetTicketSegment), as does the older
+//     "/(id)/mileg.aspx" when id has the exact shape of an ASP.NET session
+//     id (24 of a-z and 0-5).
+//
+// r may be nil.
+func (r *ruleSet) cutPathSessionIDs(path []byte) int {
+	// Path parameters first, then ticket segments, so that a segment
+	// which is a ticket once its parameters are gone ("(S(id));jsessionid=
+	// <id>") goes in the same call and a second call changes nothing.
+	n := r.cutPathParams(path)
+	return cutTicketSegments(path[:n])
+}
+
+// cutPathParams removes the path parameters ";name=value" for which
+// isSessionID holds, in place, and returns the new length.
+func (r *ruleSet) cutPathParams(path []byte) int {
+	w := 0
+	for i := 0; i < len(path); {
+		if path[i] != ';' {
+			path[w] = path[i]
+			w++
+			i++
+			continue
+		}
+		end, eq := i+1, -1
+		for end < len(path) && path[end] != ';' && path[end] != '/' {
+			if path[end] == '=' && eq < 0 {
+				eq = end
+			}
+			end++
+		}
+		if eq < 0 || !r.isSessionID(path[i+1:eq], path[eq+1:end]) {
+			w += copy(path[w:], path[i:end])
+		}
+		i = end
+	}
+	return w
+}
+
+// cutTicketSegments removes the segments for which aspnetTicketSegment
+// holds, with the "/" after them, in place, and returns the new length.
+func cutTicketSegments(path []byte) int {
+	w := 0
+	for i := 0; i < len(path); {
+		// path[i-1] is still the input byte: w < i, or w == i and
+		// everything before i was copied to itself.
+		if path[i] == '(' && i > 0 && path[i-1] == '/' {
+			end := i + 1
+			for end < len(path) && path[end] != '/' {
+				end++
+			}
+			if end < len(path) && aspnetTicketSegment(path[i:end]) {
+				i = end + 1 // the segment and the "/" after it
+				continue
+			}
+		}
+		path[w] = path[i]
+		w++
+		i++
+	}
+	return w
+}
+
+// aspnetTicketSegment reports whether a path segment is one that ASP.NET
+// inserts after the application root for cookieless sessions. ASP.NET
+// 2.0+ writes all its cookieless tickets in one segment: an outer pair of
+// parentheses around tickets that are each one letter (S session state, A
+// anonymous identification, F forms authentication) and the ticket in
+// parentheses, e.g. "(S(tuucni55xfzj2xqx1mnqdg55))" (Wrox, Professional
+// ASP.NET 3.5 Security, "Using Cookieless Forms Authentication"). The
+// older form, in the surt and urlcanon vectors, is the session id alone:
+// "(4hqa0555fwsecu455xqckv45)".
+//
+// The shapes, chosen to keep "(c)", "(2024)" and "(a(1))":
+//
+//   - one or more tickets letter(value), value of [0-9A-Za-z_-], at least
+//     one of them 24 bytes or longer: a session id is 24 characters (the
+//     SessionIDManager docs: "a 24-character string consisting of
+//     lowercase characters from a to z and numbers from 0 to 5"), and the
+//     A and F tickets may be longer. surt and urlcanon want every ticket to be
+//     exactly 24 of [0-9a-z] (case-insensitive in surt);
+//   - a bare id: exactly 24 of a-z (either case) and 0-5, the session id
+//     alphabet. surt and urlcanon accept 24 of [0-9a-z] here but only
+//     when the path goes on to ".aspx"; the narrower alphabet instead of
+//     the ".aspx" condition also strips the id from the images and
+//     scripts a cookieless page links relative to it, and keeps a
+//     24-character hex id (such as a MongoDB ObjectId) with any of 6-9.
+func aspnetTicketSegment(seg []byte) bool {
+	if len(seg) < 3 || seg[0] != '(' || seg[len(seg)-1] != ')' {
+		return false
+	}
+	in := seg[1 : len(seg)-1]
+	if len(in) == 24 {
+		bare := true
+		for _, c := range in {
+			if !sessIsLetter(c) && (c < '0' || c > '5') {
+				bare = false
+				break
+			}
+		}
+		if bare {
+			return true
+		}
+	}
+	long := false
+	for i := 0; i < len(in); {
+		// letter "(" value ")"
+		if i+3 >= len(in) || !sessIsLetter(in[i]) || in[i+1] != '(' {
+			return false
+		}
+		j := i + 2
+		for j < len(in) && (isAlnum(in[j]) || in[j] == '_' || in[j] == '-') {
+			j++
+		}
+		if j == i+2 || j == len(in) || in[j] != ')' {
+			return false
+		}
+		if j-(i+2) >= 24 {
+			long = true
+		}
+		i = j + 1
+	}
+	return long
+}
+
+// sessJavaShape: a jsessionid value (see isSessionID).
+func sessJavaShape(v []byte) bool {
+	n := 0
+	for _, c := range v {
+		switch {
+		case isAlnum(c):
+			n++
+		case c == '$' || c == '.' || c == '!' || c == '-' || c == ':':
+		default:
+			return false
+		}
+	}
+	return n >= 10
+}
+
+// sessPHPShape: a PHPSESSID value, 16 or more of [0-9A-Za-z,-].
+func sessPHPShape(v []byte) bool {
+	if len(v) < 16 {
+		return false
+	}
+	for _, c := range v {
+		if !isAlnum(c) && c != ',' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// sessGenericShape: a sid or sessionid value, 16 or more letters or digits
+// with at least one of each.
+func sessGenericShape(v []byte) bool {
+	if !sessAlnumShape(v, 16) {
+		return false
+	}
+	letter, digit := false, false
+	for _, c := range v {
+		if c <= '9' {
+			digit = true
+		} else {
+			letter = true
+		}
+	}
+	return letter && digit
+}
+
+// sessCFIDShape: a ColdFusion CFID, 4 or more digits.
+func sessCFIDShape(v []byte) bool {
+	if len(v) < 4 {
+		return false
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// sessCFTokenShape: a ColdFusion CFTOKEN, 6 or more of [0-9A-Za-z-] with a
+// digit.
+func sessCFTokenShape(v []byte) bool {
+	if len(v) < 6 {
+		return false
+	}
+	digit := false
+	for _, c := range v {
+		switch {
+		case '0' <= c && c <= '9':
+			digit = true
+		case isAlnum(c) || c == '-':
+		default:
+			return false
+		}
+	}
+	return digit
+}
+
+// sessAlnumShape reports whether v is n or more ASCII letters or digits.
+func sessAlnumShape(v []byte, n int) bool {
+	if len(v) < n {
+		return false
+	}
+	for _, c := range v {
+		if !isAlnum(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func sessIsLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+// paramEqualFold reports whether name, ASCII-lowercased, is s (lowercase).
+func paramEqualFold(name []byte, s string) bool {
+	return len(name) == len(s) && paramHasPrefixFold(name, s)
+}
+
+// paramHasPrefixFold reports whether name, ASCII-lowercased, starts with
+// prefix (lowercase).
+func paramHasPrefixFold(name []byte, prefix string) bool {
+	if len(name) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lower(name[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// paramSortedHasFold reports whether name, ASCII-lowercased, is in list,
+// which is lowercase and sorted (as ruleNames leaves it).
+func paramSortedHasFold(list []string, name []byte) bool {
+	lo, hi := 0, len(list)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch c := paramCompareFold(name, list[m]); {
+		case c == 0:
+			return true
+		case c > 0:
+			lo = m + 1
+		default:
+			hi = m
+		}
+	}
+	return false
+}
+
+// paramCompareFold compares name, ASCII-lowercased, with s bytewise.
+func paramCompareFold(name []byte, s string) int {
+	for i := 0; i < len(name) && i < len(s); i++ {
+		if c := lower(name[i]); c != s[i] {
+			if c < s[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(name) < len(s):
+		return -1
+	case len(name) > len(s):
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,384 @@
+package legacy
+
+import (
+	"strings"
+
+	"golang.org/x/net/idna"
+)
+
+// The rules of the WHATWG URL Standard (https://url.spec.whatwg.org/) that
+// the engine applies when a profile has ParseWHATWG: its percent-encode
+// sets, host parser, path state and serializer. The parser's part of the
+// standard is in parse.go (syntaxWHATWG), the IP address parsers in ip.go.
+
+// The standard's percent-encode sets, as bits of whatwgSet: a byte whose
+// bit is set for a component is written percent-encoded there.
+const (
+	setC0           uint8 = 1 << iota // C0 control percent-encode set: C0 controls and above "~"
+	setFragment                       // the C0 set and space " < > `
+	setQuery                          // the C0 set and space " # < >
+	setSpecialQuery                   // the query set and '
+	setPath                           // the query set and ? ^ ` { }
+	setUserinfo                       // the path set and / : ; = @ [ \ ] |
+
+	// Not encode sets, but questions about the same bytes: the
+	// standard's forbidden host code points, and its forbidden domain
+	// code points (those, C0 controls, "%" and DEL).
+	forbiddenHost
+	forbiddenDomain
+)
+
+var whatwgSet = func() (t [256]uint8) {
+	set := func(chars string, bits uint8) {
+		for i := 0; i < len(chars); i++ {
+			t[chars[i]] |= bits
+		}
+	}
+	for c := 0; c < 256; c++ {
+		if c < 0x20 || c > 0x7E {
+			t[c] = setC0 | setFragment | setQuery | setSpecialQuery | setPath | setUserinfo
+		}
+	}
+	set(" \"<>", setFragment|setQuery|setSpecialQuery|setPath|setUserinfo)
+	set("`", setFragment|setPath|setUserinfo)
+	set("#", setQuery|setSpecialQuery|setPath|setUserinfo)
+	set("'", setSpecialQuery)
+	set("?^{}", setPath|setUserinfo)
+	set("/:;=@[\\]|", setUserinfo)
+	set("\x00\t\n\r #/:<>?@[\\]^|", forbiddenHost|forbiddenDomain)
+	for c := 0; c <= 0x20; c++ {
+		t[c] |= forbiddenDomain
+	}
+	set("%\x7f", forbiddenDomain)
+	return t
+}()
+
+// preprocessWHATWG removes every ASCII tab and newline from in, as the
+// basic URL parser does first (leading and trailing C0 controls and spaces
+// are gone already: trim). It returns in itself when there is none.
+func preprocessWHATWG(in string) string {
+	if !strings.ContainsAny(in, "\t\n\r") {
+		return in
+	}
+	b := make([]byte, 0, len(in))
+	for k := 0; k < len(in); k++ {
+		if c := in[k]; c != '\t' && c != '\n' && c != '\r' {
+			b = append(b, c)
+		}
+	}
+	return ownedString(b)
+}
+
+// whatwgEncode writes s[i:j] with every byte in the percent-encode set
+// bit percent-encoded ("UTF-8 percent-encode": the input is valid UTF-8,
+// and every byte of a non-ASCII code point is in every set).
+func (e *engine) whatwgEncode(i, j int, bit uint8) {
+	s, w := e.s, &e.w
+	start := i
+	for k := i; k < j; k++ {
+		if c := s[k]; whatwgSet[c]&bit != 0 {
+			w.run(start, k)
+			w.escaped(c)
+			start = k + 1
+		}
+	}
+	w.run(start, j)
+}
+
+// whatwgCredentials writes the userinfo s[authStart:userEnd] as the
+// serializer does: the username and, if not empty, ":" and the password,
+// each in the userinfo percent-encode set, then "@"; nothing at all when
+// both are empty ("http://:@h/" is "http://h/").
+func (e *engine) whatwgCredentials() {
+	pr := &e.pr
+	a, b := pr.authStart, pr.userEnd
+	colon := b
+	if k := strings.IndexByte(e.s[a:b], ':'); k >= 0 {
+		colon = a + k
+	}
+	if a == b || (colon == a && colon+1 == b) {
+		return
+	}
+	e.whatwgEncode(a, colon, setUserinfo)
+	if colon+1 < b {
+		e.w.byte(':')
+		e.whatwgEncode(colon+1, b, setUserinfo)
+	}
+	e.w.byte('@')
+}
+
+// whatwgIDNA is domain to ASCII's UTS #46 ToASCII with the standard's
+// flags: CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength false,
+// CheckBidi and CheckJoiners true, nontransitional.
+var whatwgIDNA = idna.New(
+	idna.MapForLookup(),
+	idna.BidiRule(),
+	idna.CheckJoiners(true),
+	idna.CheckHyphens(false),
+	idna.StrictDomainName(false),
+	idna.Transitional(false),
+	idna.VerifyDNSLength(false),
+)
+
+// isForbiddenDomain reports whether c is a forbidden domain code point
+// (ASCII only; the others are UTS #46's business).
+func isForbiddenDomain(c byte) bool { return whatwgSet[c]&forbiddenDomain != 0 }
+
+// isForbiddenHost reports whether c is a forbidden host code point.
+func isForbiddenHost(c byte) bool { return whatwgSet[c]&forbiddenHost != 0 }
+
+// whatwgHost writes the host s[i:j] as the standard's host parser and
+// host serializer do, for a special scheme (a domain, an IPv4 or an IPv6
+// address) or not (an opaque host). It returns the host's length in the
+// output.
+func (e *engine) whatwgHost() (int, *failure) {
+	pr, w, s := &e.pr, &e.w, e.s
+	i, j := pr.hostStart, pr.hostEnd
+	at := w.length()
+	if i < j && s[i] == '[' {
+		if s[j-1] != ']' {
+			return 0, fail(ComponentHost, i, ErrInvalidHost, "missing ']'")
+		}
+		var buf [64]byte
+		out, ok := appendIPv6(buf[:0], []byte(s[i+1:j-1]))
+		if !ok {
+			return 0, fail(ComponentHost, i, ErrInvalidHost, "invalid IPv6 address")
+		}
+		w.byte('[')
+		writeBytes(w, out)
+		w.byte(']')
+		return w.length() - at, nil
+	}
+	if !pr.special {
+		// The opaque-host parser.
+		for k := i; k < j; k++ {
+			if c := s[k]; isForbiddenHost(c) {
+				return 0, fail(ComponentHost, k, ErrInvalidHost, "forbidden host code point")
+			}
+		}
+		e.whatwgEncode(i, j, setC0)
+		return w.length() - at, nil
+	}
+	if i == j {
+		if e.kind == schemeFile {
+			return 0, nil
+		}
+		return 0, fail(ComponentHost, i, ErrInvalidHost, "missing host")
+	}
+	if pr.mHost&(clsPct|clsNonASCII) == 0 {
+		// An ASCII domain without escapes, nearly every one: domain to
+		// ASCII only lowercases it, which is written straight from the
+		// input (no copy of the host).
+		for k := i; k < j; k++ {
+			if isForbiddenDomain(s[k]) {
+				return 0, fail(ComponentHost, k, ErrInvalidHost, "forbidden domain code point")
+			}
+		}
+		if !whatwgEndsInNumber(s[i:j]) {
+			if e.kind == schemeFile && strings.EqualFold(s[i:j], "localhost") {
+				return 0, nil
+			}
+			e.lowerRun(i, j)
+			return w.length() - at, nil
+		}
+		var buf [16]byte
+		out, ok := appendIPv4(buf[:0], []byte(s[i:j]))
+		if !ok {
+			return 0, fail(ComponentHost, i, ErrInvalidHost, "invalid IPv4 address")
+		}
+		if string(out) == s[i:j] {
+			w.run(i, j)
+		} else {
+			writeBytes(w, out)
+		}
+		return w.length() - at, nil
+	}
+	ascii, f := whatwgDomainToASCII(s[i:j], i)
+	if f != nil {
+		return 0, f
+	}
+	if whatwgEndsInNumber(ascii) {
+		var buf [16]byte
+		out, ok := appendIPv4(buf[:0], ascii)
+		if !ok {
+			return 0, fail(ComponentHost, i, ErrInvalidHost, "invalid IPv4 address")
+		}
+		ascii = out
+	}
+	if e.kind == schemeFile && string(ascii) == "localhost" {
+		return 0, nil
+	}
+	if string(ascii) == s[i:j] {
+		w.run(i, j)
+	} else {
+		writeBytes(w, ascii)
+	}
+	return w.length() - at, nil
+}
+
+func writeBytes(w *writer, b []byte) {
+	for _, c := range b {
+		w.byte(c)
+	}
+}
+
+// whatwgDomainToASCII percent-decodes the host h, reads it as UTF-8, and
+// runs the standard's "domain to ASCII" on it, then rejects a forbidden
+// domain code point. An ASCII domain is lowercased and nothing else, as
+// the standard now says: a label such as "xn--a", whose Punycode is
+// invalid, is kept. Other domains go through UTS #46 (whatwgIDNA), with
+// U+1E9E mapped to U+00DF first as UTS #46 15.1 does.
+func whatwgDomainToASCII(h string, off int) ([]byte, *failure) {
+	b := percentDecode(h)
+	if isASCII(string(b)) {
+		for k, c := range b {
+			b[k] = lower(c)
+		}
+	} else {
+		if len(b) > MaxHostLength*4 {
+			return nil, fail(ComponentHost, off, ErrTooLong, "host longer than MaxHostLength")
+		}
+		d := strings.ToValidUTF8(string(b), "\uFFFD")
+		d = strings.ReplaceAll(d, "\u1e9e", "\u00df")
+		// UTS #46 reads every label of a domain it processes, ASCII
+		// ones too: "a。xn--" is an error, not "a.".
+		for rest := fullStops.Replace(d); rest != ""; {
+			label := rest
+			if k := strings.IndexByte(rest, '.'); k >= 0 {
+				label, rest = rest[:k], rest[k+1:]
+			} else {
+				rest = ""
+			}
+			if invalidACELabel(label) {
+				return nil, fail(ComponentHost, off, ErrInvalidHost, "invalid label with the ACE prefix xn--")
+			}
+		}
+		a, err := whatwgIDNA.ToASCII(d)
+		if err != nil || a == "" {
+			return nil, fail(ComponentHost, off, ErrInvalidHost, "invalid international domain name")
+		}
+		b = []byte(a)
+	}
+	if len(b) == 0 {
+		return nil, fail(ComponentHost, off, ErrInvalidHost, "empty host")
+	}
+	for _, c := range b {
+		if isForbiddenDomain(c) {
+			return nil, fail(ComponentHost, off, ErrInvalidHost, "forbidden domain code point")
+		}
+	}
+	return b, nil
+}
+
+// whatwgPath writes the path s[pr.pathStart:pr.pathEnd] as the standard's
+// path state and serializer do. An opaque path is written in the C0
+// control percent-encode set, with a space just before "?" or "#" as
+// "%20". Otherwise the path is a list of segments, each written "/" and
+// the segment in the path percent-encode set: "\" separates segments too
+// in a special URL, a single-dot segment ("." or "%2e" in any case) goes,
+// a double-dot one also takes the segment before it ("shorten"), except a
+// file URL's drive letter, and a drive letter first in a file URL's path
+// is written with ":". A special URL's path is never empty.
+func (e *engine) whatwgPath() {
+	pr, w, s := &e.pr, &e.w, e.s
+	i, j := pr.pathStart, pr.pathEnd
+	if pr.opaque {
+		if j > i && s[j-1] == ' ' && j < len(s) {
+			e.whatwgEncode(i, j-1, setC0)
+			w.str("%20")
+			return
+		}
+		e.whatwgEncode(i, j, setC0)
+		return
+	}
+	special := pr.special
+	isSep := func(c byte) bool { return c == '/' || (special && c == '\\') }
+	if i == j && !special {
+		return
+	}
+	if i < j && isSep(s[i]) {
+		i++
+	}
+	pathAt := w.length()
+	segments := 0
+	file := e.kind == schemeFile
+	for {
+		k := i
+		for k < j && !isSep(s[k]) {
+			k++
+		}
+		last := k == j
+		seg := s[i:k]
+		switch {
+		case isDoubleDot(seg):
+			if !(file && segments == 1 && e.firstIsDriveLetter(pathAt)) && segments > 0 {
+				str, b := w.tail(pathAt)
+				n := strings.LastIndexByte(str, '/')
+				if b != nil {
+					n = lastSlash(b)
+				}
+				w.truncate(pathAt + n)
+				segments--
+			}
+			if last {
+				w.byte('/')
+				segments++
+			}
+		case isSingleDot(seg):
+			if last {
+				w.byte('/')
+				segments++
+			}
+		default:
+			w.byte('/')
+			if file && segments == 0 && isWindowsDriveLetter(seg) && seg[1] == '|' {
+				w.byte(seg[0])
+				w.byte(':')
+			} else {
+				e.whatwgEncode(i, k, setPath)
+			}
+			segments++
+		}
+		if last {
+			break
+		}
+		i = k + 1
+	}
+	if !pr.hasAuth {
+		// The serializer's "/." for a path that would read back as an
+		// authority (guardPath).
+		str, b := w.tail(pathAt)
+		if strings.HasPrefix(str, "//") || len(b) >= 2 && b[0] == '/' && b[1] == '/' {
+			e.fixDoubleSlash(pathAt)
+		}
+	}
+}
+
+// firstIsDriveLetter reports whether the path written from pathAt on is
+// one segment that is a normalized Windows drive letter ("/C:").
+func (e *engine) firstIsDriveLetter(pathAt int) bool {
+	str, b := e.w.tail(pathAt)
+	if b != nil {
+		str = string(b)
+	}
+	return len(str) == 3 && isWindowsDriveLetter(str[1:]) && str[2] == ':'
+}
+
+// isSingleDot reports whether seg is "." or "%2e" in any case.
+func isSingleDot(seg string) bool {
+	return seg == "." || len(seg) == 3 && seg[0] == '%' && seg[1] == '2' && (seg[2]|0x20) == 'e'
+}
+
+// isDoubleDot reports whether seg is "..", ".%2e", "%2e." or "%2e%2e", in
+// any case.
+func isDoubleDot(seg string) bool {
+	switch len(seg) {
+	case 2:
+		return seg == ".."
+	case 4:
+		return isSingleDot(seg[:1]) && isSingleDot(seg[1:]) || isSingleDot(seg[:3]) && isSingleDot(seg[3:])
+	case 6:
+		return isSingleDot(seg[:3]) && isSingleDot(seg[3:])
+	}
+	return false
+}
