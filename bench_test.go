@@ -237,7 +237,7 @@ func TestAllocsPerKey(t *testing.T) {
 var allocProfiles = func() []Profile {
 	ps := append([]Profile{{}}, allProfiles...)
 	for s := Step(0); s < firstKeyStep; s++ {
-		ps = append(ps, Profile{steps: 1 << s})
+		ps = append(ps, profileOf(1<<s, nil))
 	}
 	return ps
 }()

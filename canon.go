@@ -82,7 +82,7 @@ import "unsafe"
 // When rawURL is already canonical, Normalize returns it unchanged
 // without allocating.
 func Normalize(rawURL string, p Profile) (string, error) {
-	if p.steps&keyStepBits != 0 {
+	if p.plan().keys != 0 {
 		return normalizeKey(rawURL, p)
 	}
 	if len(rawURL) < scratchSize {
@@ -136,7 +136,7 @@ func normalize(rawURL string, p Profile) (string, error) {
 // it may write in that capacity past the key. On error it returns dst
 // with its length and contents as they were.
 func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
-	if p.steps&keyStepBits != 0 {
+	if p.plan().keys != 0 {
 		b, err := appendNormalized("AppendNormalized", dst, rawURL, p.base())
 		if err != nil || len(b) == len(dst) {
 			return b, err
@@ -193,7 +193,7 @@ func appendNormalized(op string, dst []byte, rawURL string, p Profile) ([]byte, 
 // must have a scheme; it is not normalized first, so its fragment and
 // dot segments take part in resolution as the RFCs say.
 func NormalizeRef(base, ref string, p Profile) (string, error) {
-	if p.steps&keyStepBits != 0 {
+	if p.plan().keys != 0 {
 		key, err := NormalizeRef(base, ref, p.base())
 		if err != nil {
 			return "", err
@@ -206,7 +206,7 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 	// §5.2.4 dot removal added - only the base remains to be checked.
 	check := p
 	if !p.Has(ResolveRFC1808) {
-		check = Profile{steps: p.steps&^(1<<RemoveDots1808) | 1<<RemoveDots}
+		check = Profile{pl: p.plan().absRef}
 	}
 	// The same holds when fast changes the target: its key is the result.
 	// (Under ParseWHATWG too: a reference that fast takes starts with a
@@ -236,7 +236,7 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 func baseIsValid(base string, p Profile) bool {
 	check := Profile{}
 	if p.Has(ParseWHATWG) {
-		check = Profile{steps: 1 << ParseWHATWG}
+		check = WHATWG
 	}
 	if len(base) < scratchSize {
 		var scratch [scratchSize]byte // a base fast changes is valid too

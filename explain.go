@@ -27,11 +27,10 @@ func Explain(rawURL string, p Profile) ([]Change, error) {
 	in, _, _ := trim(rawURL)
 	var changes []Change
 	prev := in
-	var prefix Profile
-	prefix.rules = p.rules
+	var steps uint64
 	for _, s := range p.Steps() {
-		prefix.steps |= 1 << s
-		key, err := Normalize(rawURL, prefix)
+		steps |= 1 << s
+		key, err := Normalize(rawURL, profileOf(steps, p.plan().rules))
 		if err != nil {
 			// The steps so far cannot read the input without a later
 			// one (ParseWHATWG alone cannot read "example.com/", which

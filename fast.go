@@ -53,6 +53,14 @@ const (
 	fUpper uint8 = 64
 )
 
+// whatwgFast are the profiles of the changes fast makes for ParseWHATWG
+// (see fast), without and with RemoveFragment. They are made of steps
+// NewProfile refuses together, so straight from their bits.
+var whatwgFast = [2]Profile{
+	profileOf(1<<ParseWHATWG|1<<LowercaseScheme|1<<LowercaseHost|1<<RemoveDefaultPort|1<<RemoveDots|1<<AddHTTPRootPath, nil),
+	profileOf(1<<RemoveFragment|1<<ParseWHATWG|1<<LowercaseScheme|1<<LowercaseHost|1<<RemoveDefaultPort|1<<RemoveDots|1<<AddHTTPRootPath, nil),
+}
+
 var fastClass = func() (t [256]uint8) {
 	for c := 0; c < 256; c++ {
 		b := byteClass[c]
@@ -88,19 +96,23 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	if n > MaxLength || n == 0 || fastClass[s[0]]&fScheme == 0 || s[0] < 'A' {
 		return dst, 0, false // also a digit, "+", "-" or "." first
 	}
-	if p.Has(ParseWHATWG) {
+	pl := p.plan()
+	if pl.whatwg {
 		// On this shape, with a special scheme other than file, the
 		// WHATWG URL Standard makes the changes of these steps and no
 		// other: its percent-encode sets leave every byte of the shape
 		// alone but "'" in the query, and "%2e" may make a dot segment,
 		// both of which go to the engine.
-		p = Profile{steps: p.steps&(1<<RemoveFragment) | 1<<ParseWHATWG | 1<<LowercaseScheme |
-			1<<LowercaseHost | 1<<RemoveDefaultPort | 1<<RemoveDots | 1<<AddHTTPRootPath}
+		if pl.dropFragment {
+			pl = whatwgFast[1].pl
+		} else {
+			pl = whatwgFast[0].pl
+		}
 	}
-	if p.steps&(1<<DecodeAll|1<<PlusToSpace) != 0 {
+	if pl.decodeAll || pl.plusToSpace {
 		// POWDER: DecodeAll rewrites every escape and PlusToSpace every "+".
-		if p.Has(DecodeAll) && strings.IndexByte(s, '%') >= 0 ||
-			p.Has(PlusToSpace) && strings.IndexByte(s, '+') >= 0 {
+		if pl.has(DecodeAll) && strings.IndexByte(s, '%') >= 0 ||
+			pl.has(PlusToSpace) && strings.IndexByte(s, '+') >= 0 {
 			return dst, 0, false
 		}
 	}
@@ -111,7 +123,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	// Scheme (RFC 3986 §3.1, §6.2.2.1) and "//".
 	i, seen := spanUnion(s, 0, fScheme)
 	if seen&fUpper != 0 {
-		if !p.Has(LowercaseScheme) {
+		if !pl.has(LowercaseScheme) {
 			return dst, 0, false
 		}
 		dst = reserve(dst, n+1)
@@ -122,7 +134,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 		return dst[:base], 0, false
 	}
 	scheme := s[:i]
-	if p.Has(ParseWHATWG) {
+	if pl.has(ParseWHATWG) {
 		if k := kindOf(scheme); k == schemeOther || k == schemeFile {
 			return dst[:base], 0, false // an opaque host, or the file states
 		}
@@ -138,11 +150,11 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 		if kindOf(scheme).needsHost() {
 			return dst[:base], 0, false
 		}
-	case lowerHost && !p.Has(LowercaseHost),
+	case lowerHost && !pl.has(LowercaseHost),
 		host[len(host)-1] == '.', len(host) > MaxHostLength,
 		endsInNumber(host) && !numericHostValid(host), // rejected (or, in WHATWG, rewritten): the engine's
-		p.Has(HostToUnicode) && hasACEPrefix(host),
-		p.Has(StripFileLocalhost) && strings.EqualFold(host, "localhost") && kindOf(scheme) == schemeFile:
+		pl.has(HostToUnicode) && hasACEPrefix(host),
+		pl.has(StripFileLocalhost) && strings.EqualFold(host, "localhost") && kindOf(scheme) == schemeFile:
 		return dst[:base], 0, false
 	}
 	if lowerHost {
@@ -162,8 +174,8 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 			return dst[:base], 0, false // out of range, empty or zero-padded: the engine's
 		}
 		kind := kindOf(scheme)
-		if p.Has(RemoveDefaultPort) && v == kind.defaultPort() ||
-			p.Has(RemoveHTTPFTPPort) && (kind == schemeHTTP && v == 80 || kind == schemeFTP && v == 21) {
+		if pl.has(RemoveDefaultPort) && v == kind.defaultPort() ||
+			pl.has(RemoveHTTPFTPPort) && (kind == schemeHTTP && v == 80 || kind == schemeFTP && v == 21) {
 			dst = reserve(dst, n-from+1)
 			dst = append(dst, s[from:colon]...)
 			from = k
@@ -181,7 +193,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	// decoded to "." could make a dot segment with its neighbours: that
 	// rare case is the engine's.
 	pathAt := len(dst) + k - from // where the path starts in the output
-	dots, dots1808 := p.Has(RemoveDots), p.Has(RemoveDots1808)
+	dots, dots1808 := pl.has(RemoveDots), pl.has(RemoveDots1808)
 	dotSeen := false // a dot segment, for RemoveDots1808
 	for k < n {
 		k = span(s, k, fPath)
@@ -207,7 +219,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 			continue
 		case '%':
 			var ok bool
-			if dst, from, ok = fastEscape(dst, s, k, from, p); !ok || (dots || dots1808) && from == k+3 && dst[len(dst)-1] == '.' {
+			if dst, from, ok = fastEscape(dst, s, k, from, pl); !ok || (dots || dots1808) && from == k+3 && dst[len(dst)-1] == '.' {
 				return dst[:base], 0, false
 			}
 			k += 3
@@ -233,7 +245,7 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 			dst = dst[:pathAt+len(out)]
 		}
 	}
-	if pathAt == len(dst)+k-from && (p.Has(AddRootPath) || p.Has(AddHTTPRootPath) && kindOf(scheme).defaultPort() > 0) {
+	if pathAt == len(dst)+k-from && (pl.has(AddRootPath) || pl.has(AddHTTPRootPath) && kindOf(scheme).defaultPort() > 0) {
 		dst = reserve(dst, n-from+1)
 		dst = append(dst, s[from:k]...)
 		dst = append(dst, '/')
@@ -244,26 +256,26 @@ func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	if k < n && s[k] == '?' {
 		var ok bool
 		q := k + 1
-		if dst, k, from, ok = fastQuery(dst, s, q, from, p); !ok ||
-			p.Has(ParseWHATWG) && strings.IndexByte(s[q:k], '\'') >= 0 { // the special-query set encodes "'"
+		if dst, k, from, ok = fastQuery(dst, s, q, from, pl); !ok ||
+			pl.has(ParseWHATWG) && strings.IndexByte(s[q:k], '\'') >= 0 { // the special-query set encodes "'"
 			return dst[:base], 0, false
 		}
 	}
 	end = n
 	if k < n { // s[k] == '#'
-		if p.Has(RemoveFragment) {
+		if pl.has(RemoveFragment) {
 			// The fragment goes, but a control character in it is
 			// still an error (Parse), and under ParseWHATWG so is
 			// invalid UTF-8: the engine's to report.
 			for j := k + 1; j < n; j++ {
-				if s[j] < ' ' || s[j] >= 0x80 && p.Has(ParseWHATWG) {
+				if s[j] < ' ' || s[j] >= 0x80 && pl.has(ParseWHATWG) {
 					return dst[:base], 0, false
 				}
 			}
 			end = k
 		} else {
 			var ok bool
-			if dst, k, from, ok = fastQuery(dst, s, k+1, from, p); !ok || k < n {
+			if dst, k, from, ok = fastQuery(dst, s, k+1, from, pl); !ok || k < n {
 				return dst[:base], 0, false // a second "#"
 			}
 		}
@@ -381,7 +393,7 @@ func appendLower(dst []byte, t string) []byte {
 
 // fastQuery scans a query or fragment from s[k] up to a "#" or the end,
 // and returns where it stopped and the new from (see fast).
-func fastQuery(dst []byte, s string, k, from int, p Profile) ([]byte, int, int, bool) {
+func fastQuery(dst []byte, s string, k, from int, pl *plan) ([]byte, int, int, bool) {
 	for {
 		k = span(s, k, fQuery)
 		if k == len(s) || s[k] == '#' {
@@ -391,7 +403,7 @@ func fastQuery(dst []byte, s string, k, from int, p Profile) ([]byte, int, int, 
 			return dst, k, from, false
 		}
 		var ok bool
-		if dst, from, ok = fastEscape(dst, s, k, from, p); !ok {
+		if dst, from, ok = fastEscape(dst, s, k, from, pl); !ok {
 			return dst, k, from, false
 		}
 		k += 3
@@ -404,21 +416,21 @@ func fastQuery(dst []byte, s string, k, from int, p Profile) ([]byte, int, int, 
 // it, the pending input s[from:k] is copied first and from moves past the
 // escape. An invalid escape, or one of a non-ASCII octet that
 // DecodeIUnreserved may decode, is the engine's.
-func fastEscape(dst []byte, s string, k, from int, p Profile) ([]byte, int, bool) {
+func fastEscape(dst []byte, s string, k, from int, pl *plan) ([]byte, int, bool) {
 	if k+2 >= len(s) || !isHex(s[k+1]) || !isHex(s[k+2]) {
 		return dst, from, false
 	}
 	v := unhex(s[k+1])<<4 | unhex(s[k+2])
 	switch {
-	case v == '.' && p.Has(ParseWHATWG):
+	case v == '.' && pl.has(ParseWHATWG):
 		return dst, from, false // "%2e" may make a dot segment
-	case v >= 0x80 && p.Has(DecodeIUnreserved):
+	case v >= 0x80 && pl.has(DecodeIUnreserved):
 		return dst, from, false
-	case byteClass[v]&clsUnreserved != 0 && p.Has(DecodeUnreserved):
+	case byteClass[v]&clsUnreserved != 0 && pl.has(DecodeUnreserved):
 		dst = reserve(dst, len(s)-from)
 		dst = append(dst, s[from:k]...)
 		return append(dst, v), k + 3, true
-	case p.Has(UppercaseEscapes) && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])):
+	case pl.has(UppercaseEscapes) && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])):
 		dst = reserve(dst, len(s)-from)
 		dst = append(dst, s[from:k]...)
 		return append(dst, '%', upperHex[v>>4], upperHex[v&15]), k + 3, true

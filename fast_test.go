@@ -13,12 +13,12 @@ import (
 // single-step profile and every predefined profile less one step.
 func fastProfiles() []Profile {
 	ps := []Profile{WebCapture, RFC3986, IRI, POWDER, WHATWG, {},
-		{steps: WHATWG.steps | 1<<RemoveFragment}, {steps: WHATWG.steps | 1<<DefaultScheme}}
+		profileOf(WHATWG.plan().steps|1<<RemoveFragment, nil), profileOf(WHATWG.plan().steps|1<<DefaultScheme, nil)}
 	for s := Step(0); s < firstKeyStep; s++ { // fast does not run key steps
-		ps = append(ps, Profile{steps: 1 << s})
+		ps = append(ps, profileOf(1<<s, nil))
 		for _, np := range namedProfiles {
 			if np.p.Has(s) {
-				ps = append(ps, Profile{steps: np.p.steps &^ (1 << s) &^ keyStepBits})
+				ps = append(ps, profileOf(np.p.plan().steps&^(1<<s)&^keyStepBits, nil))
 			}
 		}
 	}

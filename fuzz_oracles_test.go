@@ -366,7 +366,7 @@ func hadAuthority(s string, p Profile) bool {
 		// ("file:/a" has the empty host, "http:h" the host h). Read as
 		// NormalizeRef reads a base: the standard alone (DefaultScheme
 		// would read "http:70000" as a host and port).
-		if k, err := Normalize(s, Profile{steps: 1 << ParseWHATWG}); err == nil {
+		if k, err := Normalize(s, profileOf(1<<ParseWHATWG, nil)); err == nil {
 			if r, err := Parse(k); err == nil && r.HasAuthority {
 				return true
 			}

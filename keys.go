@@ -68,7 +68,7 @@ func applyKeySteps(b []byte, start int, key string, p Profile) []byte {
 	if !parse && !query {
 		return b
 	}
-	k := keyBuf{b: b, start: start, rules: p.rules, steps: p.steps}
+	k := keyBuf{b: b, start: start, rules: p.plan().rules, steps: p.plan().steps}
 	k.runSteps(key, p, parse)
 	return k.b
 }
@@ -80,7 +80,7 @@ func rekeyString(key string, p Profile) string {
 	if !parse && !query {
 		return key // no step has anything to read: most keys of most profiles
 	}
-	k := keyBuf{b: unsafe.Slice(unsafe.StringData(key), len(key)), clean: true, rules: p.rules, steps: p.steps}
+	k := keyBuf{b: unsafe.Slice(unsafe.StringData(key), len(key)), clean: true, rules: p.plan().rules, steps: p.plan().steps}
 	k.runSteps(key, p, parse)
 	if k.clean {
 		return key
@@ -126,7 +126,7 @@ func (k *keyBuf) runSteps(key string, p Profile, parse bool) {
 	// place: whether a parameter goes depends on it alone, and on no
 	// letter case.
 	filtered := k.opaque // no query step runs on an opaque path
-	for bits := p.steps & keyStepBits; bits != 0; bits &= bits - 1 {
+	for bits := p.plan().keys; bits != 0; bits &= bits - 1 {
 		st := Step(stdbits.TrailingZeros64(bits))
 		if k.opaque && queryKeySteps&(1<<st) != 0 {
 			continue
@@ -140,7 +140,7 @@ func (k *keyBuf) runSteps(key string, p Profile, parse bool) {
 	if !filtered {
 		k.filterQuery(p.Has(RemoveSessionIDs), p.Has(RemoveTrackingParams), p.Has(RemoveEmptyParams))
 	}
-	if parse && p.steps&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
+	if parse && p.plan().steps&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
 		k.fileDriveLetter()
 	}
 	k.encodeTrailingSpaces()
@@ -160,7 +160,7 @@ func needsParse(key string, p Profile) (parse, query bool) {
 	if key == "" {
 		return false, false
 	}
-	steps := p.steps & keyStepBits
+	steps := p.plan().keys
 	if steps&^(queryKeySteps|1<<RemoveSessionIDs) != 0 {
 		return true, true
 	}

@@ -212,7 +212,7 @@ func TestKeyStepPairs(t *testing.T) {
 		for b := a; b < numSteps; b++ {
 			for _, base := range comboBases {
 				for ri := range comboRules {
-					p, ok := profileFromBits(base.steps|1<<a|1<<b, uint8(ri))
+					p, ok := profileFromBits(base.plan().steps|1<<a|1<<b, uint8(ri))
 					if !ok {
 						continue
 					}
@@ -312,7 +312,7 @@ func checkKeyStepsNoFalseMerge(t *testing.T, in, key string, p Profile) {
 		}
 	}
 	for _, v := range vs {
-		if p.steps&v.mergers != 0 {
+		if p.plan().steps&v.mergers != 0 {
 			continue
 		}
 		got, err := Normalize(v.v, p)
@@ -360,6 +360,6 @@ func TestKeyStepNoFalseMergeCombinations(t *testing.T) {
 func seedProfileBits(i int) uint64 {
 	extra := []uint64{0, 1<<RemoveDirectoryIndex | 1<<RemoveTrailingSlash, 1 << HTTPSAsHTTP, 1<<LowercasePath | 1<<LowercaseQuery,
 		1<<StripWWW | 1<<RemoveUserinfo, 1<<CollapseSlashes | 1<<RemoveSessionIDs}
-	base := everyProfile[i%len(everyProfile)].steps
+	base := everyProfile[i%len(everyProfile)].plan().steps
 	return base | extra[i/len(everyProfile)%len(extra)]
 }

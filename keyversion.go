@@ -171,21 +171,21 @@ func (p Profile) readsPublicSuffixList() bool { return p.Has(StripWWW) || p.Has(
 // ruleVersion is the first part of KeyVersion.
 func (p Profile) ruleVersion() string {
 	for _, np := range namedProfiles {
-		if np.p.steps != p.steps {
+		if np.p.plan().steps != p.plan().steps {
 			continue
 		}
 		v := strings.ToLower(np.name) + "/" + strconv.Itoa(profileRuleVersions[np.name])
-		if p.rules != nil {
+		if rs := p.plan().rules; rs != nil {
 			var b strings.Builder
-			p.rules.writeDigestText(&b)
+			rs.writeDigestText(&b)
 			v += "+rules-" + shortDigest(b.String())
 		}
 		return v
 	}
 	var b strings.Builder
 	p.writeStepsDigestText(&b)
-	if p.rules != nil {
-		p.rules.writeDigestText(&b)
+	if rs := p.plan().rules; rs != nil {
+		rs.writeDigestText(&b)
 	}
 	return "custom-" + shortDigest(b.String())
 }

@@ -114,7 +114,7 @@ func (e *engine) normalize(in string, p Profile) *failure {
 		s = preprocessWHATWG(in)
 		rewritten = len(s) != len(in)
 	}
-	if p.steps&(1<<DefaultScheme|1<<DecodeAll|1<<PlusToSpace) != 0 {
+	if pl := p.plan(); pl.defaultScheme || pl.decodeAll || pl.plusToSpace {
 		before := s
 		var f *failure
 		s, f = prepass(s, p)

@@ -369,8 +369,7 @@ func ParseStep(name string) (Step, error) {
 // (or of the Unicode tables or Public Suffix List they use) comes with a
 // new KeyVersion.
 type Profile struct {
-	steps uint64
-	rules *ruleSet // interned (see Rules): == compares the rule sets
+	pl *plan // interned (see plan.go): nil for the zero Profile
 }
 
 // Predefined profiles. Each follows one of the documents this package was
@@ -470,28 +469,6 @@ func LookupProfile(name string) (Profile, bool) {
 	return Profile{}, false
 }
 
-// stepConflicts lists pairs of steps that cannot be in one profile.
-var stepConflicts = [][2]Step{
-	{HostToASCII, HostToUnicode},
-	{RemoveDots, RemoveDots1808},
-	{EncodeToURI, EncodeToIRI},
-	{DecodeAll, EncodeToURI}, {DecodeAll, EncodeToIRI}, {DecodeAll, UppercaseEscapes},
-	{DecodeAll, DecodeUnreserved}, {DecodeAll, DecodeIUnreserved}, {DecodeAll, NFC},
-	{DecodeAll, HostToASCII}, {DecodeAll, HostToUnicode},
-	{DecodeIUnreserved, EncodeToURI},
-}
-
-// whatwgExcludes are the steps ParseWHATWG cannot be combined with: the
-// standard does their work its own way (case, hosts, ports, encoding,
-// dots, the root path), they contradict it (DecodeAll, RFC 1808), or they
-// would rewrite its escapes, which it keeps as written.
-var whatwgExcludes = []Step{
-	DecodeAll, PlusToSpace, ResolveRFC1808, LowercaseScheme, LowercaseHost, HostToASCII,
-	HostToUnicode, TrimHostDots, StripFileLocalhost, RemoveHTTPFTPPort, RemoveDefaultPort,
-	EncodeToURI, EncodeToIRI, UppercaseEscapes, DecodeUnreserved, DecodeIUnreserved, NFC,
-	RemoveDots, RemoveDots1808, AddRootPath, AddHTTPRootPath,
-}
-
 // NewProfile returns the profile made of steps, which may come in any
 // order and may repeat. It rejects unknown steps and steps that
 // contradict each other (HostToASCII with HostToUnicode, RemoveDots with
@@ -502,31 +479,17 @@ var whatwgExcludes = []Step{
 //
 //	p, err := canon.NewProfile(append(canon.RFC3986.Steps(), canon.RemoveFragment)...)
 func NewProfile(steps ...Step) (Profile, error) {
-	var p Profile
+	var bits uint64
 	for _, s := range steps {
 		if s >= numSteps {
 			return Profile{}, errors.New("canon: unknown step " + s.String())
 		}
-		p.steps |= 1 << s
+		bits |= 1 << s
 	}
-	for _, c := range stepConflicts {
-		if p.Has(c[0]) && p.Has(c[1]) {
-			return Profile{}, errors.New("canon: steps " + c[0].String() + " and " + c[1].String() + " conflict")
-		}
+	if err := checkSteps(bits); err != nil {
+		return Profile{}, err
 	}
-	for _, s := range []Step{DecodePathRepeatedly, DecodeQueryRepeatedly} {
-		if p.Has(s) && !p.Has(ParseWHATWG) {
-			return Profile{}, errors.New("canon: step " + s.String() + " needs ParseWHATWG, whose percent-encode sets it encodes with")
-		}
-	}
-	if p.Has(ParseWHATWG) {
-		for _, s := range whatwgExcludes {
-			if p.Has(s) {
-				return Profile{}, errors.New("canon: step " + s.String() + " cannot be combined with ParseWHATWG, which does its work as the WHATWG URL Standard says")
-			}
-		}
-	}
-	return p, nil
+	return profileOf(bits, nil), nil
 }
 
 // MustProfile is NewProfile for profiles built from constant steps, in
@@ -545,11 +508,16 @@ func MustProfile(steps ...Step) Profile {
 func mustProfile(steps ...Step) Profile { return MustProfile(steps...) }
 
 // Has reports whether the profile includes step s.
-func (p Profile) Has(s Step) bool { return s < numSteps && p.steps&(1<<s) != 0 }
+func (p Profile) Has(s Step) bool { return s < numSteps && p.plan().steps&(1<<s) != 0 }
 
 // base returns p without its key steps and rules: the profile whose key
 // the key steps edit.
-func (p Profile) base() Profile { return Profile{steps: p.steps &^ keyStepBits} }
+func (p Profile) base() Profile {
+	if b := p.plan().base; b.steps != 0 {
+		return Profile{pl: b}
+	}
+	return Profile{}
+}
 
 // Steps returns the profile's steps in the order they run.
 func (p Profile) Steps() []Step {
@@ -583,39 +551,13 @@ func (p Profile) String() string {
 		b.WriteString(s.String())
 	}
 	b.WriteByte(')')
-	if p.rules != nil {
+	if rs := p.plan().rules; rs != nil {
 		b.WriteByte('[')
-		b.WriteString(p.rules.text)
+		b.WriteString(rs.text)
 		b.WriteByte(']')
 	}
 	return b.String()
 }
 
-// escapeMode is how a profile treats percent-encoding and characters
-// outside the grammar, derived from its steps once per call.
-type escapeMode uint8
-
-const (
-	escapeKeep   escapeMode = iota // no step reads escapes: bytes are kept (WebCapture)
-	escapeNorm                     // escapes are read and validated; other bytes kept
-	escapeURI                      // EncodeToURI
-	escapeIRI                      // EncodeToIRI
-	escapePOWDER                   // DecodeAll: the input is decoded; "%", space, "\", CTL, DEL, non-ASCII encoded
-	escapeWHATWG                   // ParseWHATWG: the standard's percent-encode sets; escapes kept as written
-)
-
-func (p Profile) escapeMode() escapeMode {
-	switch {
-	case p.Has(ParseWHATWG):
-		return escapeWHATWG
-	case p.Has(DecodeAll):
-		return escapePOWDER
-	case p.Has(EncodeToURI):
-		return escapeURI
-	case p.Has(EncodeToIRI):
-		return escapeIRI
-	case p.Has(UppercaseEscapes) || p.Has(DecodeUnreserved) || p.Has(DecodeIUnreserved):
-		return escapeNorm
-	}
-	return escapeKeep
-}
+// escapeMode returns how the profile treats percent-encoding.
+func (p Profile) escapeMode() escapeMode { return p.plan().esc }

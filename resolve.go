@@ -15,7 +15,7 @@ import "strings"
 // prefix ("foo:/a/..//b" -> "foo:/.//b"), as the WHATWG URL Standard does;
 // otherwise the path would be read back as an authority.
 func Resolve(base, ref string) (string, error) {
-	if _, end, ok := fast(nil, ref, Profile{steps: 1 << RemoveDots}); ok && end >= 0 {
+	if _, end, ok := fast(nil, ref, removeDotsOnly); ok && end >= 0 {
 		// An absolute reference without dot segments (RemoveDots would
 		// change nothing) resolves to itself (§5.2.2); only the base
 		// remains to be checked.
@@ -36,6 +36,9 @@ func Resolve(base, ref string) (string, error) {
 	}
 	return resolve3986(&b, &r), nil
 }
+
+// removeDotsOnly is the profile of RemoveDots alone.
+var removeDotsOnly = profileOf(1<<RemoveDots, nil)
 
 // resolve3986 returns the target of r against b (RFC 3986 §5.2.2, strict):
 // r itself, without allocating, when it is absolute and has no dot
@@ -249,7 +252,7 @@ func splitParams(path string) (p, params string, hasParams bool) {
 // drive-letter rules, which look at the base's path, are applied here.)
 func normalizeRefWHATWG(base, ref string, p Profile) (string, error) {
 	const op = "NormalizeRef"
-	bkey, err := Normalize(base, Profile{steps: 1 << ParseWHATWG}) // no allocation when it is a key
+	bkey, err := Normalize(base, WHATWG) // no allocation when it is a key
 	if err != nil {
 		return "", withArg(relabel(err, op), "base")
 	}

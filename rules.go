@@ -126,18 +126,18 @@ func (p Profile) WithRules(r Rules) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	p.rules = rs
-	return p, nil
+	return profileOf(p.plan().steps, rs), nil
 }
 
 // Rules returns a copy of the profile's rules, lowercased and sorted.
 func (p Profile) Rules() Rules {
-	if p.rules == nil {
+	rs := p.plan().rules
+	if rs == nil {
 		return Rules{}
 	}
 	return Rules{
-		TrackingParams:   slices.Clone(p.rules.tracking),
-		TrackingPrefixes: slices.Clone(p.rules.prefixes),
-		SessionParams:    slices.Clone(p.rules.session),
+		TrackingParams:   slices.Clone(rs.tracking),
+		TrackingPrefixes: slices.Clone(rs.prefixes),
+		SessionParams:    slices.Clone(rs.session),
 	}
 }

@@ -1,0 +1,261 @@
+package canon
+
+import (
+	"errors"
+	"sync"
+)
+
+// A plan is a profile compiled: its steps read once into the rules every
+// stage applies, as data. Each Profile holds one, interned, so that a
+// call costs a pointer load to reach it and two profiles with the same
+// steps and rules hold the same plan (and are ==).
+type plan struct {
+	steps uint64   // bit s for Step s
+	rules *ruleSet // interned Rules; nil for none
+
+	// Reading the input (parse.go, powder.go, resolve.go).
+	syn           syntax
+	defaultScheme bool // DefaultScheme
+	decodeAll     bool // DecodeAll
+	plusToSpace   bool // PlusToSpace
+	resolve1808   bool // ResolveRFC1808
+	whatwg        bool // ParseWHATWG: the standard's parser and serializer
+
+	// Writing the components (engine.go, host.go, whatwg.go).
+	lowerScheme   bool // LowercaseScheme (or the standard's)
+	lowerHost     bool // LowercaseHost
+	toASCII       bool // HostToASCII
+	toUnicode     bool // HostToUnicode
+	trimDots      bool // TrimHostDots
+	fileLocalhost bool // StripFileLocalhost
+	port          portRule
+	esc           escapeMode
+	decodeUnres   bool // DecodeUnreserved
+	upperEscapes  bool // UppercaseEscapes
+	decodeIUnres  bool // DecodeIUnreserved
+	nfc           bool // NFC
+	dots          dotRule
+	root          rootRule
+	dropFragment  bool // RemoveFragment
+
+	// The key passes (keys.go): their steps' bits.
+	keys uint64
+
+	// base is the plan of the steps that are not key steps, without
+	// Rules: the profile whose key the key passes edit (itself when it
+	// has no key step and no Rules).
+	base *plan
+
+	// absRef is the profile NormalizeRef's quick path reads an absolute
+	// reference with (canon.go): the plan with RFC 3986's dot removal
+	// in place of RFC 1808's, as §5.2.2 removes dot segments from an
+	// absolute reference's path.
+	absRef *plan
+}
+
+// portRule is which ports a profile drops.
+type portRule uint8
+
+const (
+	portKeep    portRule = iota // as written
+	portHTTPFTP                 // RemoveHTTPFTPPort: 80 of http, 21 of ftp
+	portDefault                 // RemoveDefaultPort or ParseWHATWG: empty, the scheme's default, leading zeros
+)
+
+// dotRule is how a profile removes dot segments.
+type dotRule uint8
+
+const (
+	dotsNone    dotRule = iota
+	dotsRFC3986         // RemoveDots: RFC 3986 §5.2.4
+	dotsRFC1808         // RemoveDots1808: RFC 1808 §4 step 6
+	dotsWHATWG          // ParseWHATWG: the standard's path state
+)
+
+// rootRule is when a profile writes an empty path as "/".
+type rootRule uint8
+
+const (
+	rootNone    rootRule = iota
+	rootAny              // AddRootPath: whenever there is an authority
+	rootSpecial          // AddHTTPRootPath: for the schemes with a default port
+)
+
+// escapeMode is how a profile treats percent-encoding and characters
+// outside the grammar.
+type escapeMode uint8
+
+const (
+	escapeKeep   escapeMode = iota // no step reads escapes: bytes are kept (WebCapture)
+	escapeNorm                     // escapes are read and validated; other bytes kept
+	escapeURI                      // EncodeToURI
+	escapeIRI                      // EncodeToIRI
+	escapePOWDER                   // DecodeAll: the input is decoded; "%", space, "\", CTL, DEL, non-ASCII encoded
+	escapeWHATWG                   // ParseWHATWG: the standard's percent-encode sets; escapes kept as written
+)
+
+// has reports whether the plan's profile has step s.
+func (pl *plan) has(s Step) bool { return pl.steps&(1<<s) != 0 }
+
+// compile derives a plan's rules from its steps. NewProfile has checked
+// that they do not conflict.
+func compile(steps uint64, rules *ruleSet) *plan {
+	pl := &plan{steps: steps, rules: rules, keys: steps & keyStepBits}
+	has := pl.has
+	pl.whatwg = has(ParseWHATWG)
+	pl.defaultScheme = has(DefaultScheme)
+	pl.decodeAll = has(DecodeAll)
+	pl.plusToSpace = has(PlusToSpace)
+	pl.resolve1808 = has(ResolveRFC1808)
+	pl.dropFragment = has(RemoveFragment)
+	pl.lowerScheme = has(LowercaseScheme) || pl.whatwg
+	pl.lowerHost = has(LowercaseHost)
+	pl.toASCII = has(HostToASCII)
+	pl.toUnicode = has(HostToUnicode)
+	pl.trimDots = has(TrimHostDots)
+	pl.fileLocalhost = has(StripFileLocalhost)
+	pl.decodeUnres = has(DecodeUnreserved)
+	pl.upperEscapes = has(UppercaseEscapes)
+	pl.decodeIUnres = has(DecodeIUnreserved)
+	pl.nfc = has(NFC)
+	switch {
+	case pl.whatwg || has(RemoveDefaultPort):
+		pl.port = portDefault
+	case has(RemoveHTTPFTPPort):
+		pl.port = portHTTPFTP
+	}
+	switch {
+	case pl.whatwg:
+		pl.esc = escapeWHATWG
+	case pl.decodeAll:
+		pl.esc = escapePOWDER
+	case has(EncodeToURI):
+		pl.esc = escapeURI
+	case has(EncodeToIRI):
+		pl.esc = escapeIRI
+	case pl.upperEscapes || pl.decodeUnres || pl.decodeIUnres:
+		pl.esc = escapeNorm
+	}
+	switch pl.esc {
+	case escapeWHATWG:
+		pl.syn = syntaxWHATWG
+	case escapePOWDER:
+		pl.syn = syntaxLenient
+	}
+	switch {
+	case pl.whatwg:
+		pl.dots = dotsWHATWG
+	case has(RemoveDots):
+		pl.dots = dotsRFC3986
+	case has(RemoveDots1808):
+		pl.dots = dotsRFC1808
+	}
+	switch {
+	case has(AddRootPath):
+		pl.root = rootAny
+	case has(AddHTTPRootPath):
+		pl.root = rootSpecial
+	}
+	return pl
+}
+
+// zeroPlan is the plan of the zero Profile, which has no step.
+var zeroPlan = func() *plan {
+	plansMu.Lock()
+	defer plansMu.Unlock()
+	return internPlan(0, nil)
+}()
+
+type planKey struct {
+	steps uint64
+	rules *ruleSet
+}
+
+var (
+	plansMu sync.Mutex
+	plans   = map[planKey]*plan{}
+)
+
+// profileOf returns the profile of steps and rules, with its interned
+// plan. The steps must have passed checkSteps.
+func profileOf(steps uint64, rules *ruleSet) Profile {
+	if steps == 0 && rules == nil {
+		return Profile{}
+	}
+	plansMu.Lock()
+	defer plansMu.Unlock()
+	return Profile{pl: internPlan(steps, rules)}
+}
+
+// internPlan returns the interned plan of steps and rules, compiling it
+// (and its base) the first time. plansMu must be held.
+func internPlan(steps uint64, rules *ruleSet) *plan {
+	k := planKey{steps, rules}
+	if pl, ok := plans[k]; ok {
+		return pl
+	}
+	pl := compile(steps, rules)
+	plans[k] = pl
+	if b := steps &^ keyStepBits; b != steps || rules != nil {
+		pl.base = internPlan(b, nil)
+	} else {
+		pl.base = pl
+	}
+	if !pl.resolve1808 {
+		pl.absRef = internPlan(steps&^(1<<RemoveDots1808)|1<<RemoveDots, nil)
+	}
+	return pl
+}
+
+// plan returns the profile's plan.
+func (p Profile) plan() *plan {
+	if p.pl == nil {
+		return zeroPlan
+	}
+	return p.pl
+}
+
+// stepConflicts lists pairs of steps that cannot be in one profile.
+var stepConflicts = [][2]Step{
+	{HostToASCII, HostToUnicode},
+	{RemoveDots, RemoveDots1808},
+	{EncodeToURI, EncodeToIRI},
+	{DecodeAll, EncodeToURI}, {DecodeAll, EncodeToIRI}, {DecodeAll, UppercaseEscapes},
+	{DecodeAll, DecodeUnreserved}, {DecodeAll, DecodeIUnreserved}, {DecodeAll, NFC},
+	{DecodeAll, HostToASCII}, {DecodeAll, HostToUnicode},
+	{DecodeIUnreserved, EncodeToURI},
+}
+
+// whatwgExcludes are the steps ParseWHATWG cannot be combined with: the
+// standard does their work its own way (case, hosts, ports, encoding,
+// dots, the root path), they contradict it (DecodeAll, RFC 1808), or they
+// would rewrite its escapes, which it keeps as written.
+var whatwgExcludes = []Step{
+	DecodeAll, PlusToSpace, ResolveRFC1808, LowercaseScheme, LowercaseHost, HostToASCII,
+	HostToUnicode, TrimHostDots, StripFileLocalhost, RemoveHTTPFTPPort, RemoveDefaultPort,
+	EncodeToURI, EncodeToIRI, UppercaseEscapes, DecodeUnreserved, DecodeIUnreserved, NFC,
+	RemoveDots, RemoveDots1808, AddRootPath, AddHTTPRootPath,
+}
+
+// checkSteps reports why steps cannot make one profile, or nil.
+func checkSteps(steps uint64) error {
+	has := func(s Step) bool { return steps&(1<<s) != 0 }
+	for _, c := range stepConflicts {
+		if has(c[0]) && has(c[1]) {
+			return errors.New("canon: steps " + c[0].String() + " and " + c[1].String() + " conflict")
+		}
+	}
+	for _, s := range []Step{DecodePathRepeatedly, DecodeQueryRepeatedly} {
+		if has(s) && !has(ParseWHATWG) {
+			return errors.New("canon: step " + s.String() + " needs ParseWHATWG, whose percent-encode sets it encodes with")
+		}
+	}
+	if has(ParseWHATWG) {
+		for _, s := range whatwgExcludes {
+			if has(s) {
+				return errors.New("canon: step " + s.String() + " cannot be combined with ParseWHATWG, which does its work as the WHATWG URL Standard says")
+			}
+		}
+	}
+	return nil
+}
