@@ -72,7 +72,7 @@
 // internationalized host, and an error allocates the [*Error].
 package canon
 
-import "unsafe"
+import "strings"
 
 // Normalize returns the canonical form of rawURL under profile p.
 //
@@ -82,51 +82,61 @@ import "unsafe"
 // When rawURL is already canonical, Normalize returns it unchanged
 // without allocating.
 func Normalize(rawURL string, p Profile) (string, error) {
-	if p.plan().keys != 0 {
-		return normalizeKey(rawURL, p)
-	}
-	if len(rawURL) < scratchSize {
-		// The key is built in a buffer on the stack and copied out once
-		// at its exact length, which costs less than building it in a
-		// heap buffer as long as the input and zeroed by the runtime.
-		// (Two calls of fast, not one with a chosen dst: escape analysis
-		// would then move scratch to the heap, as the key that
-		// ownedString makes below may share dst's memory.)
-		var scratch [scratchSize]byte
-		if b, end, ok := fast(scratch[:0], rawURL, p); ok {
-			if end >= 0 {
-				return rawURL[:end], nil
-			}
-			return string(b), nil
-		}
-	} else if b, end, ok := fast(nil, rawURL, p); ok {
-		if end >= 0 {
-			return rawURL[:end], nil
-		}
-		return ownedString(b), nil // fast allocated b for the key
-	}
-	return normalize(rawURL, p)
-}
-
-// scratchSize is the size of Normalize's stack buffer: longer than 99 %
-// of real URLs (bench/testdata/real.txt: p99 129 bytes), as a key may be
-// one byte longer than its input (an added "/").
-const scratchSize = 160
-
-// normalize is Normalize without the fast path: the engine alone.
-func normalize(rawURL string, p Profile) (string, error) {
-	in, shift, f := trim(rawURL)
-	if f != nil {
-		return "", toError("Normalize", rawURL, 0, f)
-	}
-	var e engine
-	if f := e.normalize(in, p); f != nil {
+	var u url
+	if shift, f := keyInto(&u, rawURL, p.plan()); f != nil {
 		return "", toError("Normalize", rawURL, shift, f)
 	}
-	if w := &e.w; !w.dirty {
-		return w.src[:w.n], nil
+	return u.result(), nil
+}
+
+// keyInto writes the key of rawURL by pl into u (whose writer's buffer
+// the caller set): the quick scan on the input as given when it can, the
+// general path (trimmed, rewritten, parsed, written) otherwise, then the
+// key passes. It returns where the trimmed input starts in rawURL, for
+// the offsets of a failure.
+func keyInto(u *url, rawURL string, pl *plan) (int, *failure) {
+	u.w.base = len(u.w.buf)
+	f, ok := quick(u, rawURL, pl)
+	shift := 0
+	if !ok {
+		var in string
+		if in, shift, f = trim(rawURL); f != nil {
+			return 0, f
+		}
+		e := engine{u: *u, pl: pl}
+		f = e.normalize(in)
+		*u = e.u
 	}
-	return ownedString(e.w.buf), nil
+	if f != nil {
+		return shift, f
+	}
+	if pl.keys != 0 {
+		runKeyPasses(u, pl)
+	}
+	return shift, nil
+}
+
+// keyString returns the key of s by pl (see keyInto), as NormalizeRef
+// and Equal make it, with op and arg for its errors.
+func keyString(op, arg, s string, pl *plan) (string, error) {
+	var u url
+	if shift, f := keyInto(&u, s, pl); f != nil {
+		return "", withArg(toError(op, s, shift, f), arg)
+	}
+	return u.result(), nil
+}
+
+// result returns the key u holds as a string: the input's own bytes
+// while clean (no copy), and otherwise the writer's buffer, which the
+// writer allocated with room for the key at its first change and which
+// the key takes over. (A buffer on the stack cannot be the writer's:
+// appending to a buffer held through a pointer moves it to the heap.)
+func (u *url) result() string {
+	s, b, clean := u.w.output()
+	if clean {
+		return s
+	}
+	return ownedString(b)
 }
 
 // AppendNormalized appends the canonical form of rawURL under p (see
@@ -136,55 +146,37 @@ func normalize(rawURL string, p Profile) (string, error) {
 // it may write in that capacity past the key. On error it returns dst
 // with its length and contents as they were.
 func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
-	if p.plan().keys != 0 {
-		b, err := appendNormalized("AppendNormalized", dst, rawURL, p.base())
-		if err != nil || len(b) == len(dst) {
-			return b, err
-		}
-		// The key steps edit the key in place; the parser reads it
-		// before they do.
-		key := unsafe.String(&b[len(dst)], len(b)-len(dst))
-		return applyKeySteps(b, len(dst), key, p), nil
+	var u url
+	u.w.buf = dst
+	if shift, f := keyInto(&u, rawURL, p.plan()); f != nil {
+		return dst, toError("AppendNormalized", rawURL, shift, f)
 	}
-	return appendNormalized("AppendNormalized", dst, rawURL, p)
+	s, b, clean := u.w.output()
+	if clean {
+		return append(dst, s...), nil
+	}
+	return u.w.buf[:u.w.base+len(b)], nil
 }
 
-// normalizeKey is Normalize for a profile with key steps: the base
-// profile's key, made as Normalize makes it, then the key steps run on
-// it. A URL with nothing to drop or sort allocates as under the base
-// profile, and one the base and the key steps both change allocates
-// twice.
-func normalizeKey(rawURL string, p Profile) (string, error) {
-	key, err := Normalize(rawURL, p.base())
-	if err != nil {
-		return "", err
+// quickKey reports whether the quick scan alone keys s (untrimmed, not
+// rewritten) by pl, and returns the key if so, with the key passes of
+// keys run on it: an input of the common shape, which needs nothing but
+// the scan. NormalizeRef takes such a reference, and such a base, without
+// reading them again.
+func quickKey(s string, pl, keys *plan) (string, bool) {
+	if len(s) > MaxLength || pl.decodeAll && strings.IndexByte(s, '%') >= 0 || pl.plusToSpace && strings.IndexByte(s, '+') >= 0 {
+		return "", false // the input would be rewritten first (DefaultScheme: the scan needs a scheme)
 	}
-	return rekeyString(key, p), nil
-}
-
-// appendNormalized is AppendNormalized for a profile without key steps,
-// with op naming the function for errors.
-func appendNormalized(op string, dst []byte, rawURL string, p Profile) ([]byte, error) {
-	if b, end, ok := fast(dst, rawURL, p); ok {
-		if end >= 0 {
-			return append(dst, rawURL[:end]...), nil
-		}
-		return b, nil
+	var u url
+	u.w.src, u.w.slack = s, 1
+	var h handover
+	if u.scan(s, pl, &h) != scanDone {
+		return "", false
 	}
-	in, shift, f := trim(rawURL)
-	if f != nil {
-		return dst, toError(op, rawURL, 0, f)
+	if keys.keys != 0 {
+		runKeyPasses(&u, keys)
 	}
-	var e engine
-	w := &e.w
-	w.buf, w.base = dst, len(dst)
-	if f := e.normalize(in, p); f != nil {
-		return dst, toError(op, rawURL, shift, f)
-	}
-	if !w.dirty {
-		return append(dst, w.src[:w.n]...), nil
-	}
-	return w.buf, nil
+	return u.result(), true
 }
 
 // NormalizeRef makes ref absolute against base by the profile's rule, RFC
@@ -193,65 +185,42 @@ func appendNormalized(op string, dst []byte, rawURL string, p Profile) ([]byte, 
 // must have a scheme; it is not normalized first, so its fragment and
 // dot segments take part in resolution as the RFCs say.
 func NormalizeRef(base, ref string, p Profile) (string, error) {
-	if p.plan().keys != 0 {
-		key, err := NormalizeRef(base, ref, p.base())
-		if err != nil {
-			return "", err
-		}
-		return rekeyString(key, p), nil
-	}
+	pl := p.plan()
 	// An absolute reference is its own target: as written under RFC 1808
 	// (§4 step 2b), with its dot segments removed under RFC 3986
-	// (§5.2.2). When fast takes that target - with RFC 3986, with the
-	// §5.2.4 dot removal added - only the base remains to be checked.
-	check := p
-	if !p.Has(ResolveRFC1808) {
-		check = Profile{pl: p.plan().absRef}
-	}
-	// The same holds when fast changes the target: its key is the result.
-	// (Under ParseWHATWG too: a reference that fast takes starts with a
+	// (§5.2.2). When the quick scan keys that target - with RFC 3986, with
+	// the §5.2.4 dot removal added - only the base remains to be checked.
+	// (Under ParseWHATWG too: a reference the scan takes starts with a
 	// scheme and "//", so no base makes it relative.)
-	if len(ref) < scratchSize {
-		var scratch [scratchSize]byte // as in Normalize
-		if b, n, ok := fast(scratch[:0], ref, check); ok && baseIsValid(base, p) {
-			if n >= 0 {
-				return ref[:n], nil
-			}
-			return string(b), nil
-		}
-	} else if b, n, ok := fast(nil, ref, check); ok && baseIsValid(base, p) {
-		if n >= 0 {
-			return ref[:n], nil
-		}
-		return ownedString(b), nil
+	check := pl
+	if !pl.resolve1808 {
+		check = pl.absRef
 	}
-	return normalizeRef(base, ref, p)
+	if key, ok := quickKey(ref, check, pl); ok && baseIsValid(base, pl) {
+		return key, nil
+	}
+	return normalizeRef(base, ref, pl)
 }
 
-// baseIsValid reports whether fast takes base: then it is valid, which
-// is all an absolute reference needs of it; false sends NormalizeRef to
-// the general path, which checks it fully. Under ParseWHATWG fast takes
-// only the bases the standard's parser accepts (the zero Profile would
-// take "a://:1" and "file://h:80/", which it rejects).
-func baseIsValid(base string, p Profile) bool {
-	check := Profile{}
-	if p.Has(ParseWHATWG) {
-		check = WHATWG
+// baseIsValid reports whether the quick scan takes base: then it is
+// valid, which is all an absolute reference needs of it; false sends
+// NormalizeRef to the general path, which checks it fully. Under
+// ParseWHATWG the scan takes only the bases the standard's parser
+// accepts.
+func baseIsValid(base string, pl *plan) bool {
+	check := zeroPlan
+	if pl.whatwg {
+		check = WHATWG.plan()
 	}
-	if len(base) < scratchSize {
-		var scratch [scratchSize]byte // a base fast changes is valid too
-		_, _, ok := fast(scratch[:0], base, check)
-		return ok
-	}
-	_, end, ok := fast(nil, base, check)
-	return ok && end >= 0
+	_, ok := quickKey(base, check, zeroPlan)
+	return ok
 }
 
-// normalizeRef is NormalizeRef without the fast path.
-func normalizeRef(base, ref string, p Profile) (string, error) {
+// normalizeRef is NormalizeRef without the quick path.
+func normalizeRef(base, ref string, pl *plan) (string, error) {
 	const op = "NormalizeRef"
-	if p.Has(ParseWHATWG) {
-		return normalizeRefWHATWG(base, ref, p)
+	if pl.whatwg {
+		return normalizeRefWHATWG(base, ref, pl)
 	}
 	b, bshift, f := parseInput(base)
 	if f != nil {
@@ -265,39 +234,32 @@ func normalizeRef(base, ref string, p Profile) (string, error) {
 		return "", withArg(toError(op, ref, rshift, f), "ref")
 	}
 	var abs string
-	if p.Has(ResolveRFC1808) {
+	if pl.resolve1808 {
 		if abs, f = resolve1808(&b, &r); f != nil {
 			return "", withArg(toError(op, ref, rshift, f), "ref")
 		}
 	} else {
 		abs = resolve3986(&b, &r)
 	}
-	if p.Has(DecodeAll) || p.Has(DefaultScheme) {
-		if f := checkResolvedPOWDER(abs, p); f != nil {
+	if pl.decodeAll || pl.defaultScheme {
+		if f := checkResolvedPOWDER(abs, pl); f != nil {
 			return "", withArg(toError(op, abs, 0, f), "resolved")
 		}
 	}
-	var e engine
-	if f := e.normalize(abs, p); f != nil {
-		// The failure is in the resolved URI, which mixes both inputs.
-		return "", withArg(toError(op, abs, 0, f), "resolved")
-	}
-	if w := &e.w; !w.dirty {
-		return w.src[:w.n], nil
-	}
-	return ownedString(e.w.buf), nil
+	// The failure is in the resolved URI, which mixes both inputs.
+	return keyString(op, "resolved", abs, pl)
 }
 
 // Equal reports whether a and b have the same canonical form under p.
 // An error from either input is returned, with a false result.
 func Equal(a, b string, p Profile) (bool, error) {
-	ka, err := Normalize(a, p)
+	ka, err := keyString("Equal", "a", a, p.plan())
 	if err != nil {
-		return false, withArg(relabel(err, "Equal"), "a")
+		return false, err
 	}
-	kb, err := Normalize(b, p)
+	kb, err := keyString("Equal", "b", b, p.plan())
 	if err != nil {
-		return false, withArg(relabel(err, "Equal"), "b")
+		return false, err
 	}
 	return ka == kb, nil
 }

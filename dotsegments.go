@@ -250,3 +250,19 @@ func removeDotSegmentsWHATWG(path []byte, file bool) []byte {
 	}
 	return path[:w]
 }
+
+// removeDots removes the dot segments of path, in place, by rule: RFC
+// 3986 §5.2.4, RFC 1808 §4 step 6, or the WHATWG URL Standard's path
+// state (file says whether the URL is a file URL, whose drive letter a
+// ".." keeps). It returns path itself under dotsNone.
+func removeDots(path []byte, rule dotRule, file bool) []byte {
+	switch rule {
+	case dotsRFC3986:
+		return removeDotSegmentsInPlace(path)
+	case dotsRFC1808:
+		return removeDotSegments1808(path)
+	case dotsWHATWG:
+		return removeDotSegmentsWHATWG(path, file)
+	}
+	return path
+}

@@ -40,10 +40,10 @@ const maxIDNALabel = 4 * 63
 // returns its length in the output. The host was checked by parse unless
 // the profile decodes everything (POWDER), in which case it is checked here.
 func (e *engine) host() (int, *failure) {
-	pr, w, s, p := &e.pr, &e.w, e.s, e.p
+	pr, w, s, pl := &e.pr, &e.u.w, e.s, e.pl
 	i, j, m := pr.hostStart, pr.hostEnd, pr.mHost
 	at := w.length()
-	if p.Has(TrimHostDots) {
+	if pl.has(TrimHostDots) {
 		// Trailing full stops go before anything is written, the
 		// ideographic, fullwidth and halfwidth ones too: UTS #46 maps
 		// them to "." (a decoded one, "%2E", goes after the host steps).
@@ -65,13 +65,13 @@ func (e *engine) host() (int, *failure) {
 	case i == j:
 		// An empty host (file:///x); whether one is allowed is checked by run.
 	case s[i] == '[':
-		if e.mode == escapePOWDER {
+		if e.pl.esc == escapePOWDER {
 			if f := checkIPLiteral(s, i, j); f != nil {
 				return 0, f
 			}
 		}
 		e.ipLiteral(i, j)
-	case e.mode == escapePOWDER:
+	case e.pl.esc == escapePOWDER:
 		if k := firstOf(s, i, j, clsCtl|clsOutside|clsPct); k < j {
 			return 0, fail(ComponentHost, k, ErrInvalidHost, "invalid character")
 		}
@@ -81,7 +81,7 @@ func (e *engine) host() (int, *failure) {
 			return 0, f
 		}
 	}
-	if p.Has(TrimHostDots) {
+	if pl.has(TrimHostDots) {
 		str, b := w.tail(at)
 		if b != nil {
 			str = string(b)
@@ -97,7 +97,7 @@ func (e *engine) host() (int, *failure) {
 			return 0, f
 		}
 	}
-	if p.Has(StripFileLocalhost) && e.kind == schemeFile {
+	if pl.has(StripFileLocalhost) && e.kind == schemeFile {
 		str, b := w.tail(at)
 		if str == "localhost" || string(b) == "localhost" {
 			w.truncate(at)
@@ -186,17 +186,17 @@ func hostView(h string) string {
 // in uppercase hex if it has UppercaseEscapes (RFC 3986 §6.2.2.1,
 // §6.2.2.2; ZoneID = 1*( unreserved / pct-encoded ), RFC 6874 §2).
 func (e *engine) ipLiteral(i, j int) {
-	s, w := e.s, &e.w
+	s, w := e.s, &e.u.w
 	end := j
 	if z := strings.IndexByte(s[i:j], '%'); z >= 0 {
 		end = i + z
 	}
-	if e.p.Has(LowercaseHost) {
+	if e.pl.has(LowercaseHost) {
 		e.lowerRun(i, end)
 	} else {
 		w.run(i, end)
 	}
-	if end == j || e.mode == escapeKeep || e.mode == escapePOWDER {
+	if end == j || e.pl.esc == escapeKeep || e.pl.esc == escapePOWDER {
 		w.run(end, j)
 		return
 	}
@@ -206,7 +206,7 @@ func (e *engine) ipLiteral(i, j int) {
 		if s[k] != '%' || !validEscape(s, k) {
 			continue
 		}
-		if e.escapeTriplet(start, k, e.p.Has(DecodeUnreserved), false) {
+		if e.escapeTriplet(start, k, e.pl.has(DecodeUnreserved), false) {
 			start = k + 3
 		}
 		k += 2
@@ -217,8 +217,8 @@ func (e *engine) ipLiteral(i, j int) {
 // lowerPOWDERHost writes a decoded POWDER host: lowercase (if asked), and
 // non-ASCII octets percent-encoded so that the key reads back the same.
 func (e *engine) lowerPOWDERHost(i, j int) {
-	s, w := e.s, &e.w
-	lowerCase := e.p.Has(LowercaseHost)
+	s, w := e.s, &e.u.w
+	lowerCase := e.pl.has(LowercaseHost)
 	start := i
 	for k := i; k < j; k++ {
 		c := s[k]
@@ -240,10 +240,10 @@ func (e *engine) lowerPOWDERHost(i, j int) {
 // percent-encoded unreserved octets decoded and other escapes uppercased
 // as the profile says, and non-ASCII labels through IDNA.
 func (e *engine) regName(i, j int, m uint16) *failure {
-	s, w, p := e.s, &e.w, e.p
-	idnaOn := p.Has(HostToASCII) || p.Has(HostToUnicode)
-	lowerCase := p.Has(LowercaseHost)
-	if m&(clsPct|clsNonASCII) == 0 && !(p.Has(HostToUnicode) && hasACEPrefix(s[i:j])) {
+	s, w, pl := e.s, &e.u.w, e.pl
+	idnaOn := pl.has(HostToASCII) || pl.has(HostToUnicode)
+	lowerCase := pl.has(LowercaseHost)
+	if m&(clsPct|clsNonASCII) == 0 && !(pl.has(HostToUnicode) && hasACEPrefix(s[i:j])) {
 		// The common case: an ASCII name.
 		if lowerCase && m&clsUpper != 0 {
 			e.lowerRun(i, j)
@@ -252,16 +252,16 @@ func (e *engine) regName(i, j int, m uint16) *failure {
 		}
 		return nil
 	}
-	if idnaOn && (m&clsNonASCII != 0 || p.Has(HostToUnicode) || decodesToNonASCII(s, i, j)) {
+	if idnaOn && (m&clsNonASCII != 0 || pl.has(HostToUnicode) || decodesToNonASCII(s, i, j)) {
 		return e.idnaHost(i, j)
 	}
-	decode := p.Has(DecodeUnreserved) || p.Has(DecodeIUnreserved)
-	encode := e.mode == escapeURI
+	decode := pl.has(DecodeUnreserved) || pl.has(DecodeIUnreserved)
+	encode := e.pl.esc == escapeURI
 	start := i
 	for k := i; k < j; {
 		c := s[k]
 		switch {
-		case c == '%' && e.mode != escapeKeep:
+		case c == '%' && e.pl.esc != escapeKeep:
 			// parse checked the triplet.
 			if e.escapeTriplet(start, k, decode, lowerCase) {
 				start = k + 3
@@ -322,7 +322,7 @@ func decodesToNonASCII(s string, i, j int) bool {
 // never replaced by a decoded form in HostToASCII, and only labels that
 // need it reach golang.org/x/net/idna.
 func (e *engine) idnaHost(i, j int) *failure {
-	s, w := e.s, &e.w
+	s, w := e.s, &e.u.w
 	host := s[i:j]
 	if strings.IndexByte(host, '%') >= 0 {
 		// Decode unreserved and non-ASCII octets; escapes of sub-delims
@@ -350,7 +350,7 @@ func (e *engine) idnaHost(i, j int) *failure {
 	// so that each label is converted on its own and a final one ends the
 	// host as a final "." does ("example.com。" is "example.com.").
 	host = fullStops.Replace(host)
-	toUnicode := e.p.Has(HostToUnicode)
+	toUnicode := e.pl.has(HostToUnicode)
 	var out []byte
 	for len(host) > 0 || out == nil {
 		label := host

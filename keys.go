@@ -5,258 +5,84 @@ import (
 	stdbits "math/bits"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 	"unsafe"
 
 	"golang.org/x/net/publicsuffix"
 )
 
-// The key steps (RemoveUserinfo to SortQueryPairs) run after the other
-// steps, on the key those made, read by the package's one parser into
-// component offsets (or, when only the query is edited, by loadQuery).
-// They read the key where it is and copy it at their first change, into
-// a pooled buffer they then edit in place: a key that nothing changes is
-// returned as it came, so a URL with nothing to drop or sort costs a few
-// scans and no allocation.
+// The key passes (RemoveUserinfo to SortQueryPairs) run after the engine,
+// on the key it wrote: they edit the value in place (url.go), reading
+// the components where the engine's offsets put them, and keep the
+// offsets current; nothing is parsed again. A key no pass changes is not
+// copied: the passes read it where it is (the input itself, while it is
+// canonical) and copy it into the writer's buffer at their first change.
+// The value's own invariants are the passes' too: a path cut keeps the key
+// a fixed point of its profile (pathCut), no pass edits a URL with an
+// opaque path, and a key cut down to a final space writes it "%20".
 
-// keyBuf is a key being edited: b[start:] holds it, and the offsets,
-// absolute in b, are those parts.parse gives, kept up to date by splice.
-type keyBuf struct {
-	b     []byte
-	start int
-	rules *ruleSet
-
-	// While clean, b is the key string's own memory, read but never
-	// written: most keys come out of the key steps unchanged, and they
-	// then cost no copy. own makes b a writable copy before any write.
-	clean bool
-	pool  *[]byte // the keyBuffers buffer own took, if any
+// keyPass is one run of a plan's key passes over a value.
+type keyPass struct {
+	u  *url
+	pl *plan
 
 	// filterQuery, which reads every pair, also finds whether the pairs
 	// it keeps are in order, by name and whole, for sortQuery.
 	sortKnown, sortedByName, sortedWhole bool
-
-	// steps are the profile's steps: the key steps read the base
-	// profile's rules (its dot removal, whether it collapses slashes or
-	// normalizes to NFC) to keep the key a fixed point of the profile.
-	steps uint64
-
-	// opaque: the URL has no authority and its path does not start with
-	// "/" ("mailto:a@b", "data:text/plain,x?b=1"): the path is not a
-	// hierarchy of segments, and what follows a "?" is not a list of
-	// parameters (a data: URL's document runs on past it), so no key
-	// step edits either.
-	opaque bool
-
-	schemeEnd                               int
-	hasAuth, hasUser, hasPort               bool
-	authStart, userEnd, hostStart, hostEnd  int
-	authEnd, pathStart, pathEnd, queryStart int
-	queryEnd, fragStart                     int
-	hasQuery, hasFrag                       bool
-}
-
-// applyKeySteps runs p's key steps on the key b[start:], made by
-// p.base(), editing it in place (AppendNormalized: b is the caller's), and
-// returns the buffer with the edited key. key is a string with the bytes
-// of b[start:], which the parser reads before any edit. A key that does
-// not parse is returned unchanged (it cannot happen: a base profile's key
-// is a fixed point of it, so its syntax reads it).
-func applyKeySteps(b []byte, start int, key string, p Profile) []byte {
-	parse, query := needsParse(key, p)
-	if !parse && !query {
-		return b
-	}
-	k := keyBuf{b: b, start: start, rules: p.plan().rules, steps: p.plan().steps}
-	k.runSteps(key, p, parse)
-	return k.b
-}
-
-// rekeyString returns key with p's key steps run on it: key itself when
-// they change nothing, which costs no copy.
-func rekeyString(key string, p Profile) string {
-	parse, query := needsParse(key, p)
-	if !parse && !query {
-		return key // no step has anything to read: most keys of most profiles
-	}
-	k := keyBuf{b: unsafe.Slice(unsafe.StringData(key), len(key)), clean: true, rules: p.plan().rules, steps: p.plan().steps}
-	k.runSteps(key, p, parse)
-	if k.clean {
-		return key
-	}
-	out := string(k.b)
-	if cap(k.b) <= 64<<10 { // a buffer grown by a huge URL is left to the collector
-		*k.pool = k.b[:0]
-		keyBuffers.Put(k.pool)
-	}
-	return out
-}
-
-// keyBuffers hold the copies the key steps edit: a buffer on the stack
-// would escape (the edits store through pointers), and one per call would
-// be an allocation per URL.
-var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
-
-// own makes k.b writable: while clean, it is the key string's memory.
-func (k *keyBuf) own() {
-	if !k.clean {
-		return
-	}
-	k.pool = keyBuffers.Get().(*[]byte)
-	k.b = append((*k.pool)[:0], k.b...)
-	k.clean = false
-}
-
-// runSteps runs the key steps of p on key, which the parser reads when
-// parse is set (see needsParse).
-func (k *keyBuf) runSteps(key string, p Profile, parse bool) {
-	if parse {
-		var pr parts
-		e := engine{p: p.base(), mode: p.base().escapeMode()}
-		if pr.parse(key, e.syntax()) != nil || pr.schemeEnd < 0 {
-			return
-		}
-		k.load(&pr)
-	} else {
-		k.loadQuery(key)
-	}
-	// The parameters that RemoveSessionIDs, RemoveTrackingParams and
-	// RemoveEmptyParams drop go in one pass, in RemoveTrackingParams's
-	// place: whether a parameter goes depends on it alone, and on no
-	// letter case.
-	filtered := k.opaque // no query step runs on an opaque path
-	for bits := p.plan().keys; bits != 0; bits &= bits - 1 {
-		st := Step(stdbits.TrailingZeros64(bits))
-		if k.opaque && queryKeySteps&(1<<st) != 0 {
-			continue
-		}
-		if st >= RemoveTrackingParams && !filtered {
-			k.filterQuery(p.Has(RemoveSessionIDs), p.Has(RemoveTrackingParams), p.Has(RemoveEmptyParams))
-			filtered = true
-		}
-		k.run(st)
-	}
-	if !filtered {
-		k.filterQuery(p.Has(RemoveSessionIDs), p.Has(RemoveTrackingParams), p.Has(RemoveEmptyParams))
-	}
-	if parse && p.plan().steps&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
-		k.fileDriveLetter()
-	}
-	k.encodeTrailingSpaces()
 }
 
 // queryKeySteps are the key steps that read only the query.
 const queryKeySteps = 1<<DecodeQueryRepeatedly | 1<<LowercaseQuery | 1<<RemoveTrackingParams |
 	1<<RemoveEmptyParams | 1<<RemoveEmptyQuery | 1<<SortQuery | 1<<SortQueryPairs
 
-// needsParse reports whether the steps of p need the parser's offsets on
-// key (parse), or only those of the query, which loadQuery finds (query;
-// false when key has no query): the parser costs as much as the rest of
-// a crawler's key. It does when p has a step that reads another
-// component, or RemoveSessionIDs and a ";" or "(" (a path parameter or an
-// ASP.NET session segment) before the query.
-func needsParse(key string, p Profile) (parse, query bool) {
-	if key == "" {
-		return false, false
-	}
-	steps := p.plan().keys
-	if steps&^(queryKeySteps|1<<RemoveSessionIDs) != 0 {
-		return true, true
-	}
-	end := strings.IndexByte(key, '?')
-	if end < 0 {
-		end = len(key)
-	}
-	if steps&(1<<RemoveSessionIDs) != 0 &&
-		(strings.IndexByte(key[:end], ';') >= 0 || strings.IndexByte(key[:end], '(') >= 0) {
-		return true, true
-	}
-	return false, end < len(key)
-}
-
-// loadQuery sets the query's offsets (and the fragment's) alone, as the
-// parser would: in a key, as in any input the parser reads, the scheme,
-// authority and path hold no "?" or "#", so the query is what follows
-// the first "?" up to the first "#", unless a "#" comes first (RFC 3986
-// Appendix B). The other offsets are not set; no step that reads them
-// runs (see needsParse).
-func (k *keyBuf) loadQuery(key string) {
-	o := k.start
-	end := len(key)
-	if h := strings.IndexByte(key, '#'); h >= 0 {
-		k.hasFrag, k.fragStart = true, o+h+1
-		end = h
-	}
-	k.queryStart, k.queryEnd = o+end, o+end
-	if q := strings.IndexByte(key[:end], '?'); q >= 0 {
-		k.hasQuery, k.queryStart = true, o+q+1
-	}
-	k.pathEnd = k.queryStart
-	if k.hasQuery {
-		k.pathEnd--
-	}
-	k.pathStart = k.pathEnd // not read: see needsParse
-	// A key has a scheme, which ends at its first ":".
-	c := strings.IndexByte(key, ':')
-	k.opaque = c+1 >= len(key) || key[c+1] != '/'
-}
-
-func (k *keyBuf) load(pr *parts) {
-	o := k.start
-	k.schemeEnd = o + pr.schemeEnd
-	k.hasAuth, k.hasUser, k.hasPort = pr.hasAuth, pr.hasUser, pr.hasPort
-	k.authStart, k.userEnd = o+pr.authStart, o+pr.userEnd
-	k.hostStart, k.hostEnd, k.authEnd = o+pr.hostStart, o+pr.hostEnd, o+pr.authEnd
-	k.pathStart, k.pathEnd = o+pr.pathStart, o+pr.pathEnd
-	k.hasQuery, k.queryStart, k.queryEnd = pr.hasQuery, o+pr.queryStart, o+pr.queryEnd
-	k.hasFrag, k.fragStart = pr.hasFrag, o+pr.fragStart
-	if !pr.hasQuery {
-		k.queryStart, k.queryEnd = k.pathEnd, k.pathEnd
-	}
-	k.opaque = !k.hasAuth && !k.hierarchical()
-}
-
-// splice replaces b[i:j] with b[from:], bytes built past the key's end
-// (from >= the key's end), and drops those: the component's new bytes
-// and the rest of the key are copied back over b[i:]. Offsets at or after
-// j move with the rest of the key.
-func (k *keyBuf) splice(i, j, from int) {
-	k.own()
-	end := from
-	k.b = append(k.b, k.b[j:end]...)
-	n := copy(k.b[i:], k.b[end:])
-	k.b = k.b[:i+n]
-	k.shift(j, len(k.b)-end)
-}
-
-// cut removes b[i:j].
-func (k *keyBuf) cut(i, j int) {
-	if i == j {
-		return
-	}
-	k.own()
-	copy(k.b[i:], k.b[j:])
-	k.b = k.b[:len(k.b)-(j-i)]
-	k.shift(j, i-j)
-}
-
-// shift moves every offset at or after j by d.
-func (k *keyBuf) shift(j, d int) {
-	for _, o := range [...]*int{&k.schemeEnd, &k.authStart, &k.userEnd, &k.hostStart, &k.hostEnd,
-		&k.authEnd, &k.pathStart, &k.pathEnd, &k.queryStart, &k.queryEnd, &k.fragStart} {
-		if *o >= j {
-			*o += d
+// runKeyPasses runs pl's key passes on u, the key pl.base wrote.
+func runKeyPasses(u *url, pl *plan) {
+	k := keyPass{u: u, pl: pl}
+	// A pass that copies the key (own) gives it room for what the passes
+	// add: a "/." guard, an escape, "%20" for a final space.
+	u.w.slack = 32
+	// The parameters that RemoveSessionIDs, RemoveTrackingParams and
+	// RemoveEmptyParams drop go in one pass, in RemoveTrackingParams's
+	// place: whether a parameter goes depends on it alone, and on no
+	// letter case.
+	filtered := u.opaque // no query step runs on an opaque path
+	for bits := pl.keys; bits != 0; bits &= bits - 1 {
+		st := Step(stdbits.TrailingZeros64(bits))
+		if u.opaque && queryKeySteps&(1<<st) != 0 {
+			continue
 		}
+		if st >= RemoveTrackingParams && !filtered {
+			k.filterQuery(pl.has(RemoveSessionIDs), pl.has(RemoveTrackingParams), pl.has(RemoveEmptyParams))
+			filtered = true
+		}
+		k.run(st)
 	}
+	if !filtered {
+		k.filterQuery(pl.has(RemoveSessionIDs), pl.has(RemoveTrackingParams), pl.has(RemoveEmptyParams))
+	}
+	if pl.keys&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
+		k.fileDriveLetter()
+	}
+	k.encodeTrailingSpaces()
 }
 
-func (k *keyBuf) run(st Step) {
+// view returns the output's bytes: u's buffer once owned, and until then
+// the input's own bytes, which must not be written (own first).
+func (k *keyPass) view() []byte {
+	s := k.u.str()
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// own returns the output's bytes, writable.
+func (k *keyPass) own() []byte { return k.u.own() }
+
+func (k *keyPass) run(st Step) {
+	u := k.u
 	switch st {
 	case RemoveUserinfo:
-		if k.hasUser {
-			k.cut(k.authStart, k.userEnd+1)
-			k.hasUser = false
+		if u.hasUser {
+			u.cut(u.authStart, u.userEnd+1)
+			u.hasUser = false
 		}
 	case HTTPSAsHTTP:
 		k.httpsAsHTTP()
@@ -266,26 +92,26 @@ func (k *keyBuf) run(st Step) {
 		k.stripWWW(true)
 	case DecodePathRepeatedly:
 		if k.hierarchical() {
-			k.decodeRepeatedly(k.pathStart, k.pathEnd, setPath)
+			k.decodeRepeatedly(u.pathStart, u.pathEnd, setPath)
 		}
 	case DecodeQueryRepeatedly:
-		if k.hasQuery {
-			k.decodeRepeatedly(k.queryStart, k.queryEnd, setSpecialQuery)
+		if u.hasQuery {
+			k.decodeRepeatedly(u.queryStart, u.queryEnd, setSpecialQuery)
 		}
 	case CollapseSlashes:
 		k.collapseSlashes()
 	case LowercasePath:
-		k.lower(k.pathStart, k.pathEnd)
+		k.lower(u.pathStart, u.pathEnd)
 	case RemoveSessionIDs:
-		if k.hierarchical() && (bytes.IndexByte(k.b[k.pathStart:k.pathEnd], ';') >= 0 ||
-			bytes.IndexByte(k.b[k.pathStart:k.pathEnd], '(') >= 0) {
-			k.own() // the cutter compacts the path in place
-			n := k.rules.cutPathSessionIDs(k.b[k.pathStart:k.pathEnd])
-			if k.pathStart+n < k.pathEnd {
-				k.cut(k.pathStart+n, k.pathEnd)
+		if path := k.view()[u.pathStart:u.pathEnd]; k.hierarchical() &&
+			(bytes.IndexByte(path, ';') >= 0 || bytes.IndexByte(path, '(') >= 0) {
+			b := k.own() // the cutter compacts the path in place
+			n := k.pl.rules.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
+			if u.pathStart+n < u.pathEnd {
+				u.cut(u.pathStart+n, u.pathEnd)
 				k.pathCut()
 			}
-		} // the query's: see applyKeySteps
+		} // the query's: see filterQuery
 	case RemoveDirectoryIndex:
 		k.removeDirectoryIndex()
 	case RemoveTrailingSlash:
@@ -295,16 +121,16 @@ func (k *keyBuf) run(st Step) {
 		// is read again: the two run again until neither changes the
 		// path (each round shortens it, so this ends, and it reads only
 		// the end of the path each time).
-		for k.removeTrailingSlash() && k.steps&(1<<RemoveDirectoryIndex) != 0 && k.removeDirectoryIndex() {
+		for k.removeTrailingSlash() && k.pl.has(RemoveDirectoryIndex) && k.removeDirectoryIndex() {
 		}
 	case LowercaseQuery:
-		k.lower(k.queryStart, k.queryEnd)
+		k.lower(u.queryStart, u.queryEnd)
 	case RemoveTrackingParams, RemoveEmptyParams:
-		// See applyKeySteps.
+		// See runKeyPasses.
 	case RemoveEmptyQuery:
-		if k.hasQuery && k.queryStart == k.queryEnd {
-			k.cut(k.queryStart-1, k.queryEnd)
-			k.hasQuery = false
+		if u.hasQuery && u.queryStart == u.queryEnd {
+			u.cut(u.queryStart-1, u.queryEnd)
+			u.hasQuery = false
 		}
 	case SortQuery:
 		k.sortQuery(false)
@@ -315,28 +141,383 @@ func (k *keyBuf) run(st Step) {
 
 // fileDriveLetter writes a first path segment "C|" of a file URL as
 // "C:", as the WHATWG URL Standard's path state does: CollapseSlashes
-// ("file:////C|") and DecodePathRepeatedly ("file:///C%7C") can make one,
-// which the standard would rewrite when the key is read again.
-func (k *keyBuf) fileDriveLetter() {
-	if !k.hasAuth || !k.hierarchical() ||
-		kindOf(unsafe.String(unsafe.SliceData(k.b[k.start:]), k.schemeEnd-k.start)) != schemeFile {
+// ("file:////C|"), DecodePathRepeatedly ("file:///C%7C") and a path cut
+// can make one, which the standard would rewrite when the key is read
+// again.
+func (k *keyPass) fileDriveLetter() {
+	u := k.u
+	if !u.hasAuth || !k.hierarchical() || u.kind != schemeFile {
 		return
 	}
-	seg := k.b[k.pathStart+1 : k.pathEnd]
+	seg := k.view()[u.pathStart+1 : u.pathEnd]
 	if len(seg) > 2 && seg[2] == '/' {
 		seg = seg[:2]
 	}
 	if len(seg) == 2 && seg[1] == '|' && isWindowsDriveLetter(unsafe.String(unsafe.SliceData(seg), 2)) {
-		k.own()
-		k.b[k.pathStart+2] = ':'
+		k.own()[u.pathStart+2] = ':'
 	}
 }
 
 // hierarchical reports whether the path is a hierarchy of "/"-separated
 // segments: it starts with "/" (an opaque path such as "mailto:a@b" has
 // none to edit).
-func (k *keyBuf) hierarchical() bool {
-	return k.pathEnd > k.pathStart && k.b[k.pathStart] == '/'
+func (k *keyPass) hierarchical() bool {
+	u := k.u
+	return u.pathEnd > u.pathStart && u.w.byteAt(u.pathStart) == '/'
+}
+
+// lower lowercases the ASCII letters of output[i:j]. In a profile with NFC,
+// the component is then normalized again: a lowercase letter composes
+// with a combining mark its capital does not compose with ("J\u030C" is
+// NFC, "j\u030C" is not: U+01F0), which NFC would do when the key is
+// read again.
+func (k *keyPass) lower(i, j int) {
+	lowered, nonASCII := false, false
+	b := k.view()
+	for x := i; x < j; x++ {
+		switch c := b[x]; {
+		case c >= 'A' && c <= 'Z':
+			if !lowered {
+				b = k.own()
+				lowered = true
+			}
+			b[x] = c + 'a' - 'A'
+		case c >= utf8.RuneSelf:
+			nonASCII = true
+		}
+	}
+	if !lowered || !nonASCII || !k.pl.nfc {
+		return
+	}
+	str := string(b[i:j])
+	if isNFCRuns(str) {
+		return
+	}
+	from := len(b)
+	nfc := appendNFCRuns(nil, str) // (allocates: the path of few keys)
+	k.u.w.buf = append(k.u.w.buf, nfc...)
+	k.u.splice(i, j, from)
+}
+
+// httpsAsHTTP: see HTTPSAsHTTP.
+func (k *keyPass) httpsAsHTTP() {
+	u := k.u
+	if u.kind != schemeHTTPS {
+		return
+	}
+	k.lower(0, u.schemeEnd-1)
+	u.cut(u.schemeEnd-1, u.schemeEnd) // "https" -> "http"
+	u.kind = schemeHTTP
+	// A port whose value is 80, as written ("0080" in profiles that keep
+	// leading zeros): every profile's port rule reads the value.
+	if u.hasPort {
+		if v, f := portValue(u.str(), u.hostEnd+1, u.authEnd); f == nil && v == 80 {
+			u.cut(u.hostEnd, u.authEnd)
+			u.hasPort = false
+		}
+	}
+}
+
+// stripWWW: see StripWWW and StripWWWN.
+func (k *keyPass) stripWWW(digits bool) {
+	u := k.u
+	if !u.hasAuth {
+		return
+	}
+	// Again while the host starts with "www.": "www.www.example.com"
+	// must come to the key it gives when read again. The labels are
+	// counted first and cut once.
+	host := u.str()[u.hostStart:u.hostEnd]
+	n := 0
+	for {
+		m := wwwLabel(host[n:], digits)
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	u.cut(u.hostStart, u.hostStart+n)
+}
+
+// collapseSlashes: see CollapseSlashes. The path is compacted in one
+// pass and cut once: a cut per run of slashes would move the rest of the
+// key once per run.
+func (k *keyPass) collapseSlashes() {
+	u := k.u
+	if !u.hasAuth || !strings.Contains(u.str()[u.pathStart:u.pathEnd], "//") {
+		return
+	}
+	path := k.own()[u.pathStart:u.pathEnd]
+	w := 1
+	for r := 1; r < len(path); r++ {
+		if path[r] == '/' && path[w-1] == '/' {
+			continue
+		}
+		path[w] = path[r]
+		w++
+	}
+	u.cut(u.pathStart+w, u.pathEnd)
+}
+
+// removeDirectoryIndex: see RemoveDirectoryIndex. It reports whether
+// it removed one.
+func (k *keyPass) removeDirectoryIndex() bool {
+	u := k.u
+	if !k.hierarchical() {
+		return false
+	}
+	path := u.str()[u.pathStart:u.pathEnd]
+	last := strings.LastIndexByte(path, '/') + 1
+	if slices.Contains(directoryIndexes[:], path[last:]) {
+		u.cut(u.pathStart+last, u.pathEnd)
+		return true
+	}
+	return false
+}
+
+// removeTrailingSlash: see RemoveTrailingSlash. It reports whether it
+// removed any "/".
+func (k *keyPass) removeTrailingSlash() bool {
+	u := k.u
+	if !k.hierarchical() {
+		return false
+	}
+	b := k.view()
+	j := u.pathEnd
+	for j-u.pathStart > 1 && b[j-1] == '/' {
+		j--
+	}
+	if j == u.pathEnd || endsInDotSegment(b[u.pathStart:j]) {
+		// "/a/./" cannot be a key, but "/.//" (a path that starts with
+		// "//" and has no authority) can: "/." would be removed when the
+		// key is read again.
+		return false
+	}
+	u.cut(j, u.pathEnd)
+	return true
+}
+
+// pathCut restores, after a key step cut bytes out of the middle of the
+// path (RemoveSessionIDs), what the profile's other steps made true of
+// the path and the cut may have undone: a cut can expose a dot segment
+// ("/a/..;jsessionid=<id>/b" -> "/a/../b"), make two slashes meet
+// ("/shop/;jsessionid=<id>/item" -> "/shop//item", which CollapseSlashes,
+// run before, would collapse when the key is read again), make a path
+// without an authority start with "//" ("foo:/(S(<id>))//evil.com/x"
+// would read back with the host evil.com), or make a Windows drive letter
+// the first segment of a file URL. A servlet container strips the path
+// parameter before it resolves the dot segments, so the key after the
+// cut names the resource served.
+func (k *keyPass) pathCut() {
+	u := k.u
+	path := k.own()[u.pathStart:u.pathEnd]
+	u.cut(u.pathStart+len(removeDots(path, k.pl.dots, u.kind == schemeFile)), u.pathEnd)
+	if k.pl.has(CollapseSlashes) {
+		k.collapseSlashes()
+	}
+	if !u.hasAuth && u.pathEnd-u.pathStart >= 2 && strings.HasPrefix(u.str()[u.pathStart:], "//") {
+		u.insert(u.pathStart, "/.")
+	}
+	k.fileDriveLetter()
+}
+
+// encodeTrailingSpaces writes spaces that end the key as "%20", as the
+// engine does for the profiles that keep raw spaces (see
+// engine.encodeTrailingSpaces): a key step that cuts the end of the key
+// ("http://h/a /" -> "http://h/a " by RemoveTrailingSlash, "?a= &utm_x=1"
+// -> "?a= " by RemoveTrackingParams) would otherwise leave a key whose
+// last space is trimmed when it is read again.
+func (k *keyPass) encodeTrailingSpaces() {
+	u := k.u
+	s := u.str()
+	n := len(s)
+	j := n
+	for j > 0 && s[j-1] == ' ' {
+		j--
+	}
+	if j == n {
+		return
+	}
+	enc := make([]byte, 0, 3*(n-j))
+	for ; j < n; j++ {
+		enc = append(enc, "%20"...)
+	}
+	u.replace(n-len(enc)/3, n, enc)
+	// The last component grew.
+	switch n := u.w.length(); {
+	case u.hasFrag:
+	case u.hasQuery:
+		u.queryEnd, u.fragStart = n, n
+	default:
+		u.pathEnd, u.queryStart, u.queryEnd, u.fragStart = n, n, n, n
+	}
+}
+
+// filterQuery removes the parameters that are session ids (session),
+// tracking parameters (tracking) or empty (empty), in one pass: the kept
+// ones are moved down over the dropped ones. When it removes the last,
+// the "?" goes too.
+func (k *keyPass) filterQuery(session, tracking, empty bool) {
+	u := k.u
+	if !u.hasQuery || u.queryStart == u.queryEnd || !(session || tracking || empty) {
+		return
+	}
+	rules := k.pl.rules
+	owned := false
+	q := k.view()[u.queryStart:u.queryEnd]
+	// q[:w] is the query kept so far; until a pair is dropped, the pairs
+	// kept are where they were, and nothing is written.
+	w, kept, dropped := 0, false, false
+	byName, whole := true, true
+	var prev []byte // the last pair kept, where it is now
+	prevName := 0   // the length of its name
+	havePrev := false
+	for r := 0; r <= len(q); r++ {
+		j := pairEnd(q, r)
+		pair := q[r:j]
+		e := nameEnd(pair)
+		name, value := pair, []byte(nil)
+		if e < len(pair) {
+			name, value = pair[:e], pair[e+1:]
+		}
+		drop := empty && len(pair) == 0 ||
+			session && rules.isSessionID(name, value) ||
+			tracking && rules.isTracking(name)
+		switch {
+		case drop:
+			if !owned {
+				q = k.own()[u.queryStart:u.queryEnd]
+				owned = true
+			}
+			dropped = true
+		case !dropped:
+			w, kept = j, true
+		default:
+			if kept {
+				q[w] = '&'
+				w++
+			}
+			w += copy(q[w:], q[r:j])
+			kept = true
+		}
+		if !drop {
+			cur := q[w-len(pair) : w]
+			if havePrev && (byName || whole) {
+				c := bytes.Compare(prev[:prevName], cur[:e])
+				byName = byName && c <= 0
+				whole = whole && (c < 0 || c == 0 && compareValues(prev, prevName, cur, e) <= 0)
+			}
+			prev, prevName, havePrev = cur, e, true
+		}
+		r = j
+	}
+	k.sortKnown, k.sortedByName, k.sortedWhole = true, byName, whole
+	if !dropped {
+		return
+	}
+	u.cut(u.queryStart+w, u.queryEnd)
+	if u.queryStart == u.queryEnd {
+		u.cut(u.queryStart-1, u.queryEnd)
+		u.hasQuery = false
+	}
+}
+
+// sortQuery sorts the parameters stably, by name or by whole pair
+// (whole), comparing bytes, decoding nothing. Most queries are in order
+// already, which one pass finds; the others have their pairs' offsets
+// sorted, written in that order past the key and spliced in.
+func (k *keyPass) sortQuery(whole bool) {
+	u := k.u
+	if !u.hasQuery {
+		return
+	}
+	if k.sortKnown && (whole && k.sortedWhole || !whole && k.sortedByName) {
+		return
+	}
+	q := k.view()[u.queryStart:u.queryEnd]
+	var prev []byte
+	n, sorted := 0, true
+	for r := 0; r <= len(q); n++ {
+		j := pairEnd(q, r)
+		if n > 0 && comparePairs(prev, q[r:j], whole) > 0 {
+			sorted = false
+		}
+		prev, r = q[r:j], j+1
+	}
+	if sorted {
+		return
+	}
+	k.sortKnown = false // the order changes
+	q = k.own()[u.queryStart:u.queryEnd]
+	var stack [maxStackPairs][2]int32
+	pairs := stack[:0]
+	if n > maxStackPairs {
+		pairs = make([][2]int32, 0, n)
+	}
+	for r := 0; r <= len(q); {
+		j := pairEnd(q, r)
+		pairs = append(pairs, [2]int32{int32(r), int32(j)})
+		r = j + 1
+	}
+	cmp := func(a, b [2]int32) int { return comparePairs(q[a[0]:a[1]], q[b[0]:b[1]], whole) }
+	if len(pairs) <= maxStackPairs {
+		// Insertion sort: stable, and quadratic only in 32.
+		for i := 1; i < len(pairs); i++ {
+			for j := i; j > 0 && cmp(pairs[j-1], pairs[j]) > 0; j-- {
+				pairs[j-1], pairs[j] = pairs[j], pairs[j-1]
+			}
+		}
+	} else {
+		slices.SortStableFunc(pairs, cmp)
+	}
+	// The pairs in their new order, of the query's own length, are
+	// written on the stack (or, for a long query, in a buffer of their
+	// own) and copied back over it.
+	var tmp [512]byte
+	out := tmp[:0]
+	if len(q) > len(tmp) {
+		out = make([]byte, 0, len(q))
+	}
+	for i, pr := range pairs {
+		if i > 0 {
+			out = append(out, '&')
+		}
+		out = append(out, q[pr[0]:pr[1]]...)
+	}
+	copy(q, out)
+}
+
+// decodeRepeatedly: see DecodePathRepeatedly. The component output[i:j]
+// is decoded in place until no escape is left, the path's dot segments
+// are removed, and the result is written past the key with the bytes of
+// set, "%" and "\\" encoded, then spliced in.
+func (k *keyPass) decodeRepeatedly(i, j int, set uint8) {
+	u := k.u
+	if strings.IndexByte(u.str()[i:j], '%') < 0 {
+		return
+	}
+	b := k.own()
+	c := decodeRepeatedlyInPlace(b[i:j])
+	isPath := i == u.pathStart && j == u.pathEnd
+	if isPath && len(c) > 0 && c[0] == '/' {
+		// By the rule of the profile's parser, which needs ParseWHATWG:
+		// the key is read again so ("file:///C:/.." keeps its drive).
+		c = removeDotSegmentsWHATWG(c, u.kind == schemeFile)
+	}
+	w := &u.w
+	from := w.length()
+	cStart := w.base + i
+	for x := range c {
+		if v := w.buf[cStart+x]; whatwgSet[v]&set != 0 || v == '%' || v == '\\' {
+			w.buf = append(w.buf, '%', upperHex[v>>4], upperHex[v&15])
+		} else {
+			w.buf = append(w.buf, v)
+		}
+	}
+	if isPath && !u.hasAuth {
+		w.guard(from)
+	}
+	u.splice(i, j, from)
 }
 
 // endsInDotSegment reports whether the last segment of path is "." or
@@ -357,72 +538,6 @@ func endsInDotSegment(path []byte) bool {
 		dots++
 	}
 	return dots == 1 || dots == 2
-}
-
-// lower lowercases the ASCII letters of b[i:j]. In a profile with NFC,
-// the component is then normalized again: a lowercase letter composes
-// with a combining mark its capital does not compose with ("J\u030C" is
-// NFC, "j\u030C" is not: U+01F0), which NFC would do when the key is
-// read again.
-func (k *keyBuf) lower(i, j int) {
-	lowered, nonASCII := false, false
-	for x := i; x < j; x++ {
-		switch c := k.b[x]; {
-		case c >= 'A' && c <= 'Z':
-			k.own()
-			k.b[x] = c + 'a' - 'A'
-			lowered = true
-		case c >= utf8.RuneSelf:
-			nonASCII = true
-		}
-	}
-	if !lowered || !nonASCII || k.steps&(1<<NFC) == 0 {
-		return
-	}
-	str := string(k.b[i:j])
-	if isNFCRuns(str) {
-		return
-	}
-	end := len(k.b)
-	k.b = appendNFCRuns(k.b, str)
-	k.splice(i, j, end)
-}
-
-// httpsAsHTTP: see HTTPSAsHTTP.
-func (k *keyBuf) httpsAsHTTP() {
-	if k.schemeEnd-k.start != 5 || kindOf(string(k.b[k.start:k.schemeEnd])) != schemeHTTPS {
-		return
-	}
-	k.lower(k.start, k.schemeEnd-1)
-	k.cut(k.schemeEnd-1, k.schemeEnd) // "https" -> "http"
-	// A port whose value is 80, as written ("0080" in profiles that keep
-	// leading zeros): every profile's port rule reads the value.
-	if k.hasPort {
-		if v, f := portValue(unsafe.String(unsafe.SliceData(k.b), len(k.b)), k.hostEnd+1, k.authEnd); f == nil && v == 80 {
-			k.cut(k.hostEnd, k.authEnd)
-			k.hasPort = false
-		}
-	}
-}
-
-// stripWWW: see StripWWW and StripWWWN.
-func (k *keyBuf) stripWWW(digits bool) {
-	if !k.hasAuth {
-		return
-	}
-	// Again while the host starts with "www.": "www.www.example.com"
-	// must come to the key it gives when read again. The labels are
-	// counted first and cut once.
-	host := unsafe.String(unsafe.SliceData(k.b[k.hostStart:]), k.hostEnd-k.hostStart)
-	n := 0
-	for {
-		m := wwwLabel(host[n:], digits)
-		if m == 0 {
-			break
-		}
-		n += m
-	}
-	k.cut(k.hostStart, k.hostStart+n)
 }
 
 // wwwLabel returns the length of the "www." (with digits: "wwwN.") that
@@ -474,263 +589,14 @@ func strippable(rest string) bool {
 	return len(suffix) < len(rest)
 }
 
-// collapseSlashes: see CollapseSlashes. The path is compacted in one
-// pass and cut once: a cut per run of slashes would move the rest of the
-// key once per run.
-func (k *keyBuf) collapseSlashes() {
-	if !k.hasAuth || !bytes.Contains(k.b[k.pathStart:k.pathEnd], []byte("//")) {
-		return
-	}
-	k.own()
-	path := k.b[k.pathStart:k.pathEnd]
-	w := 1
-	for r := 1; r < len(path); r++ {
-		if path[r] == '/' && path[w-1] == '/' {
-			continue
-		}
-		path[w] = path[r]
-		w++
-	}
-	k.cut(k.pathStart+w, k.pathEnd)
-}
-
 // directoryIndexes are the index pages RemoveDirectoryIndex removes: the
 // defaults of Apache httpd (index.html), of PHP setups (index.php), and
 // of Microsoft IIS (default.asp, default.aspx, index.htm).
 var directoryIndexes = [...]string{"index.html", "index.htm", "index.php", "default.asp", "default.aspx"}
 
-// removeDirectoryIndex: see RemoveDirectoryIndex. It reports whether
-// it removed one.
-func (k *keyBuf) removeDirectoryIndex() bool {
-	if !k.hierarchical() {
-		return false
-	}
-	path := k.b[k.pathStart:k.pathEnd]
-	last := lastSlash(path) + 1
-	if slices.Contains(directoryIndexes[:], string(path[last:])) {
-		k.cut(k.pathStart+last, k.pathEnd)
-		return true
-	}
-	return false
-}
-
-// removeTrailingSlash: see RemoveTrailingSlash. It reports whether it
-// removed any "/".
-func (k *keyBuf) removeTrailingSlash() bool {
-	if !k.hierarchical() {
-		return false
-	}
-	j := k.pathEnd
-	for j-k.pathStart > 1 && k.b[j-1] == '/' {
-		j--
-	}
-	if j == k.pathEnd || endsInDotSegment(k.b[k.pathStart:j]) {
-		// "/a/./" cannot be a key, but "/.//" (a path that starts with
-		// "//" and has no authority) can: "/." would be removed when the
-		// key is read again.
-		return false
-	}
-	k.cut(j, k.pathEnd)
-	return true
-}
-
-// pathCut restores, after a key step cut bytes out of the middle of the
-// path (RemoveSessionIDs), what the profile's other steps made true of
-// the path and the cut may have undone: a cut can expose a dot segment
-// ("/a/..;jsessionid=<id>/b" -> "/a/../b"), make two slashes meet
-// ("/shop/;jsessionid=<id>/item" -> "/shop//item", which CollapseSlashes,
-// run before, would collapse when the key is read again), make a path
-// without an authority start with "//" ("foo:/(S(<id>))//evil.com/x"
-// would read back with the host evil.com), or make a Windows drive letter
-// the first segment of a file URL. A servlet container strips the path
-// parameter before it resolves the dot segments, so the key after the
-// cut names the resource served.
-func (k *keyBuf) pathCut() {
-	k.own()
-	path := k.b[k.pathStart:k.pathEnd]
-	var out []byte
-	switch {
-	case k.steps&(1<<ParseWHATWG) != 0:
-		file := kindOf(unsafe.String(unsafe.SliceData(k.b[k.start:]), k.schemeEnd-k.start)) == schemeFile
-		out = removeDotSegmentsWHATWG(path, file)
-	case k.steps&(1<<RemoveDots) != 0:
-		out = removeDotSegmentsInPlace(path)
-	case k.steps&(1<<RemoveDots1808) != 0:
-		out = removeDotSegments1808(path)
-	default:
-		out = path
-	}
-	k.cut(k.pathStart+len(out), k.pathEnd)
-	if k.steps&(1<<CollapseSlashes) != 0 {
-		k.collapseSlashes()
-	}
-	if !k.hasAuth && k.pathEnd-k.pathStart >= 2 && k.b[k.pathStart] == '/' && k.b[k.pathStart+1] == '/' {
-		k.insert(k.pathStart, "/.")
-	}
-	k.fileDriveLetter()
-}
-
-// insert inserts t at b[i]; offsets after i move with the rest of the
-// key (the component that starts at i keeps its start).
-func (k *keyBuf) insert(i int, t string) {
-	k.own()
-	n := len(k.b)
-	k.b = append(k.b, t...)
-	copy(k.b[i+len(t):], k.b[i:n])
-	copy(k.b[i:], t)
-	k.shift(i+1, len(t))
-}
-
-// encodeTrailingSpaces writes spaces that end the key as "%20", as the
-// engine does for the profiles that keep raw spaces (see
-// engine.encodeTrailingSpaces): a key step that cuts the end of the key
-// ("http://h/a /" -> "http://h/a " by RemoveTrailingSlash, "?a= &utm_x=1"
-// -> "?a= " by RemoveTrackingParams) would otherwise leave a key whose
-// last space is trimmed when it is read again.
-func (k *keyBuf) encodeTrailingSpaces() {
-	n := len(k.b)
-	j := n
-	for j > k.start && k.b[j-1] == ' ' {
-		j--
-	}
-	if j == n {
-		return
-	}
-	k.own()
-	k.b = k.b[:j]
-	for ; j < n; j++ {
-		k.b = append(k.b, "%20"...)
-	}
-}
-
-// filterQuery removes the parameters that are session ids (session),
-// tracking parameters (tracking) or empty (empty), in one pass: the kept
-// ones are moved down over the dropped ones. When it removes the last,
-// the "?" goes too.
-func (k *keyBuf) filterQuery(session, tracking, empty bool) {
-	if !k.hasQuery || k.queryStart == k.queryEnd || !(session || tracking || empty) {
-		return
-	}
-	q := k.b[k.queryStart:k.queryEnd]
-	// q[:w] is the query kept so far; until a pair is dropped, the pairs
-	// kept are where they were, and nothing is written.
-	w, kept, dropped := 0, false, false
-	byName, whole := true, true
-	var prev []byte // the last pair kept, where it is now
-	prevName := 0   // the length of its name
-	havePrev := false
-	for r := 0; r <= len(q); r++ {
-		j := pairEnd(q, r)
-		pair := q[r:j]
-		e := nameEnd(pair)
-		name, value := pair, []byte(nil)
-		if e < len(pair) {
-			name, value = pair[:e], pair[e+1:]
-		}
-		drop := empty && len(pair) == 0 ||
-			session && k.rules.isSessionID(name, value) ||
-			tracking && k.rules.isTracking(name)
-		switch {
-		case drop:
-			if k.clean {
-				k.own()
-				q = k.b[k.queryStart:k.queryEnd]
-			}
-			dropped = true
-		case !dropped:
-			w, kept = j, true
-		default:
-			if kept {
-				q[w] = '&'
-				w++
-			}
-			w += copy(q[w:], q[r:j])
-			kept = true
-		}
-		if !drop {
-			cur := q[w-len(pair) : w]
-			if havePrev && (byName || whole) {
-				c := bytes.Compare(prev[:prevName], cur[:e])
-				byName = byName && c <= 0
-				whole = whole && (c < 0 || c == 0 && compareValues(prev, prevName, cur, e) <= 0)
-			}
-			prev, prevName, havePrev = cur, e, true
-		}
-		r = j
-	}
-	k.sortKnown, k.sortedByName, k.sortedWhole = true, byName, whole
-	if !dropped {
-		return
-	}
-	k.cut(k.queryStart+w, k.queryEnd)
-	if k.queryStart == k.queryEnd {
-		k.cut(k.queryStart-1, k.queryEnd)
-		k.hasQuery = false
-	}
-}
-
 // maxStackPairs is how many parameters sortQuery sorts with offsets on
 // the stack; a longer query allocates a slice of them.
 const maxStackPairs = 32
-
-// sortQuery sorts the parameters stably, by name or by whole pair
-// (whole), comparing bytes, decoding nothing. Most queries are in order
-// already, which one pass finds; the others have their pairs' offsets
-// sorted, written in that order past the key and copied back.
-func (k *keyBuf) sortQuery(whole bool) {
-	if !k.hasQuery {
-		return
-	}
-	if k.sortKnown && (whole && k.sortedWhole || !whole && k.sortedByName) {
-		return
-	}
-	q := k.b[k.queryStart:k.queryEnd]
-	var prev []byte
-	n, sorted := 0, true
-	for r := 0; r <= len(q); n++ {
-		j := pairEnd(q, r)
-		if n > 0 && comparePairs(prev, q[r:j], whole) > 0 {
-			sorted = false
-		}
-		prev, r = q[r:j], j+1
-	}
-	if sorted {
-		return
-	}
-	k.sortKnown = false // the order changes
-	k.own()
-	q = k.b[k.queryStart:k.queryEnd]
-	var stack [maxStackPairs][2]int32
-	pairs := stack[:0]
-	if n > maxStackPairs {
-		pairs = make([][2]int32, 0, n)
-	}
-	for r := 0; r <= len(q); {
-		j := pairEnd(q, r)
-		pairs = append(pairs, [2]int32{int32(r), int32(j)})
-		r = j + 1
-	}
-	cmp := func(a, b [2]int32) int { return comparePairs(q[a[0]:a[1]], q[b[0]:b[1]], whole) }
-	if len(pairs) <= maxStackPairs {
-		// Insertion sort: stable, and quadratic only in 32.
-		for i := 1; i < len(pairs); i++ {
-			for j := i; j > 0 && cmp(pairs[j-1], pairs[j]) > 0; j-- {
-				pairs[j-1], pairs[j] = pairs[j], pairs[j-1]
-			}
-		}
-	} else {
-		slices.SortStableFunc(pairs, cmp)
-	}
-	end := len(k.b)
-	for i, pr := range pairs {
-		if i > 0 {
-			k.b = append(k.b, '&')
-		}
-		k.b = append(k.b, q[pr[0]:pr[1]]...)
-	}
-	copy(k.b[k.queryStart:], k.b[end:])
-	k.b = k.b[:end]
-}
 
 // decodeRepeatedlyInPlace decodes the escapes of c until none is left
 // ("%252541" -> "%2541" -> "%41" -> "A") and returns the shortened c.
@@ -792,34 +658,4 @@ func compareValues(a []byte, ea int, b []byte, eb int) int {
 		return (len(a) - ea) - (len(b) - eb)
 	}
 	return bytes.Compare(a[ea+1:], b[eb+1:])
-}
-
-// decodeRepeatedly: see DecodePathRepeatedly. The component b[i:j] is
-// decoded in place until no escape is left, the path's dot segments are
-// removed, and the result is written past the key with the bytes of set,
-// "%" and "\\" encoded, then spliced in.
-func (k *keyBuf) decodeRepeatedly(i, j int, set uint8) {
-	if bytes.IndexByte(k.b[i:j], '%') < 0 {
-		return
-	}
-	k.own()
-	c := decodeRepeatedlyInPlace(k.b[i:j])
-	isPath := i == k.pathStart && j == k.pathEnd
-	if isPath && len(c) > 0 && c[0] == '/' {
-		// By the rule of the profile's parser, which needs ParseWHATWG:
-		// the key is read again so ("file:///C:/.." keeps its drive).
-		c = removeDotSegmentsWHATWG(c, kindOf(unsafe.String(unsafe.SliceData(k.b[k.start:]), k.schemeEnd-k.start)) == schemeFile)
-	}
-	end := len(k.b)
-	for _, x := range c {
-		if whatwgSet[x]&set != 0 || x == '%' || x == '\\' {
-			k.b = appendEscaped(k.b, x)
-		} else {
-			k.b = append(k.b, x)
-		}
-	}
-	if isPath && !k.hasAuth {
-		k.b = guardPath(k.b, end)
-	}
-	k.splice(i, j, end)
 }

@@ -145,10 +145,7 @@ func TestKeyStepOpaquePath(t *testing.T) {
 	queryAll := MustProfile(ParseWHATWG, DefaultScheme, DecodeQueryRepeatedly, RemoveSessionIDs, LowercaseQuery,
 		RemoveTrackingParams, RemoveEmptyParams, RemoveEmptyQuery, SortQueryPairs)
 	queryAll, _ = queryAll.WithRules(comboRules[1])
-	var profiles []Profile
-	for _, p := range append(append([]Profile(nil), keyProfiles...), queryAll) {
-		profiles = append(profiles, p)
-	}
+	profiles := append(append([]Profile(nil), keyProfiles...), queryAll)
 	for _, base := range comboBases {
 		if base.Has(ParseWHATWG) {
 			continue // queryAll

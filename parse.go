@@ -180,6 +180,8 @@ type parts struct {
 
 	mScheme, mUser, mHost, mPath, mQuery, mFrag uint16
 
+	kind schemeKind // what the scheme-based rules need to know of the scheme
+
 	// Set by syntaxWHATWG only.
 	special bool // the scheme is special: "\\" is "/" and the host a domain or IP address
 	opaque  bool // the path is opaque (a non-special scheme without "/" after it)
@@ -293,6 +295,7 @@ func (p *parts) read(s string, syn syntax, lax bool) *failure {
 		if c == ':' {
 			if lax && !whatwg {
 				p.schemeEnd = i
+				p.kind = kindOf(s[:i])
 				rest = i + 1
 				break
 			}
@@ -313,6 +316,7 @@ func (p *parts) read(s string, syn syntax, lax bool) *failure {
 			}
 			p.schemeEnd = i
 			p.mScheme = classes(s, 0, i)
+			p.kind = kindOf(s[:i])
 			rest = i + 1
 			break
 		}
@@ -363,7 +367,15 @@ func (p *parts) read(s string, syn syntax, lax bool) *failure {
 		i = k
 	}
 
-	// Path up to "?" or "#", query up to "#", fragment.
+	return p.readTail(i, syn, lax)
+}
+
+// readTail reads the path, the query and the fragment from s[i] on, the
+// end of the authority (or of the scheme, or the start): the path runs to
+// "?" or "#", the query to "#", the fragment to the end.
+func (p *parts) readTail(i int, syn syntax, lax bool) *failure {
+	s := p.s
+	n := len(s)
 	p.pathStart = i
 	var m uint16
 	for ; i < n; i++ {
@@ -416,7 +428,7 @@ func (p *parts) read(s string, syn syntax, lax bool) *failure {
 // "file host state"); a non-special scheme has one after "//" only.
 func (p *parts) whatwgAuthority(rest int, lax bool) (int, *failure) {
 	s, n := p.s, len(p.s)
-	kind := kindOf(s[:p.schemeEnd])
+	kind := p.kind
 	p.special = kind.special()
 	slash := func(k int) bool { return k < n && (s[k] == '/' || (p.special && s[k] == '\\')) }
 	switch {
@@ -725,3 +737,74 @@ func checkIPLiteral(s string, i, j int) *failure {
 	}
 	return nil
 }
+
+// schemeKind is what the scheme-based steps need to know of a scheme.
+type schemeKind uint8
+
+const (
+	schemeOther schemeKind = iota
+	schemeHTTP
+	schemeHTTPS
+	schemeWS
+	schemeWSS
+	schemeFTP
+	schemeFile
+)
+
+func kindOf(scheme string) schemeKind {
+	// Schemes are ASCII: c|0x20 lowercases a letter, and a byte that is
+	// not a letter cannot match one of the lowercase letters compared.
+	switch len(scheme) {
+	case 2:
+		if scheme[0]|0x20 == 'w' && scheme[1]|0x20 == 's' {
+			return schemeWS
+		}
+	case 3:
+		switch c0, c1, c2 := scheme[0]|0x20, scheme[1]|0x20, scheme[2]|0x20; {
+		case c0 == 'w' && c1 == 's' && c2 == 's':
+			return schemeWSS
+		case c0 == 'f' && c1 == 't' && c2 == 'p':
+			return schemeFTP
+		}
+	case 4:
+		switch c0, c1, c2, c3 := scheme[0]|0x20, scheme[1]|0x20, scheme[2]|0x20, scheme[3]|0x20; {
+		case c0 == 'h' && c1 == 't' && c2 == 't' && c3 == 'p':
+			return schemeHTTP
+		case c0 == 'f' && c1 == 'i' && c2 == 'l' && c3 == 'e':
+			return schemeFile
+		}
+	case 5:
+		if scheme[0]|0x20 == 'h' && scheme[1]|0x20 == 't' && scheme[2]|0x20 == 't' && scheme[3]|0x20 == 'p' && scheme[4]|0x20 == 's' {
+			return schemeHTTPS
+		}
+	}
+	return schemeOther
+}
+
+// defaultPort is the port RFC 3986 §6.2.3 lets us remove: the one the
+// scheme's specification defines (RFC 9110 §4.2, RFC 6455 §3, RFC 1738
+// §3.2). -1 when the scheme has none here.
+func (k schemeKind) defaultPort() int {
+	switch k {
+	case schemeHTTP, schemeWS:
+		return 80
+	case schemeHTTPS, schemeWSS:
+		return 443
+	case schemeFTP:
+		return 21
+	}
+	return -1
+}
+
+// needsHost reports whether the scheme's specification requires a
+// non-empty host (RFC 9110 §4.2.1: a recipient "MUST reject" an http URI
+// with an empty host; RFC 6455 §3; RFC 1738 §3.2). An input such as
+// "http:/evil.com/" or "http:///evil.com/" is an error rather than a guess
+// at what a browser would make of it.
+func (k schemeKind) needsHost() bool {
+	return k >= schemeHTTP && k <= schemeFTP
+}
+
+// special reports whether hosts of the scheme are DNS names or IP
+// addresses, which is when a numeric host must be a canonical IPv4.
+func (k schemeKind) special() bool { return k != schemeOther }

@@ -227,3 +227,15 @@ func decodeEscapedRune(s string, i, end int) (r rune, size int) {
 func validEscapeBefore(s string, i, end int) bool {
 	return i+2 < end && s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2])
 }
+
+// tripletAt returns the octet of the triplet s[i:i+3] ("%" and two hex
+// digits) lying before end, and whether there is one: the one decoder of
+// triplets.
+func tripletAt(s string, i, end int) (byte, bool) {
+	if i+2 >= end || s[i] != '%' || !isHex(s[i+1]) || !isHex(s[i+2]) {
+		return 0, false
+	}
+	return unhex(s[i+1])<<4 | unhex(s[i+2]), true
+}
+
+func isUpperHex(c byte) bool { return c <= '9' || c >= 'A' && c <= 'F' }

@@ -109,7 +109,10 @@ func compile(steps uint64, rules *ruleSet) *plan {
 	pl.resolve1808 = has(ResolveRFC1808)
 	pl.dropFragment = has(RemoveFragment)
 	pl.lowerScheme = has(LowercaseScheme) || pl.whatwg
-	pl.lowerHost = has(LowercaseHost)
+	// The standard's host parser lowercases an ASCII domain (the quick
+	// scan reads lowerHost; the engine's WHATWG writers lowercase it their
+	// own way).
+	pl.lowerHost = has(LowercaseHost) || pl.whatwg
 	pl.toASCII = has(HostToASCII)
 	pl.toUnicode = has(HostToUnicode)
 	pl.trimDots = has(TrimHostDots)
@@ -153,7 +156,9 @@ func compile(steps uint64, rules *ruleSet) *plan {
 	switch {
 	case has(AddRootPath):
 		pl.root = rootAny
-	case has(AddHTTPRootPath):
+	case has(AddHTTPRootPath) || pl.whatwg:
+		// The standard writes a special URL's empty path as "/" (its
+		// path state; whatwgPath writes it).
 		pl.root = rootSpecial
 	}
 	return pl
@@ -258,4 +263,49 @@ func checkSteps(steps uint64) error {
 		}
 	}
 	return nil
+}
+
+// dropsPort reports whether the plan drops the port of value v (-1 when
+// empty) from a URL of scheme kind (RFC 3986 §6.2.3; the PDF's step 6;
+// the WHATWG URL Standard's default ports). The writers strip the
+// leading zeros of a port they keep when pl.port is portDefault.
+func (pl *plan) dropsPort(kind schemeKind, v int) bool {
+	switch pl.port {
+	case portDefault:
+		return v < 0 || v == kind.defaultPort()
+	case portHTTPFTP:
+		return v == 80 && kind == schemeHTTP || v == 21 && kind == schemeFTP
+	}
+	return false
+}
+
+// addsRoot reports whether the plan writes an empty path of a URL of
+// scheme kind with an authority as "/" (POWDER's AddRootPath: any scheme;
+// RFC 3986 §6.2.3's AddHTTPRootPath: the schemes with a default port).
+func (pl *plan) addsRoot(kind schemeKind) bool {
+	return pl.root == rootAny || pl.root == rootSpecial && kind.defaultPort() > 0
+}
+
+// tripletRule is what a plan does with a valid percent-encoded triplet.
+type tripletRule uint8
+
+const (
+	tripletKeep   tripletRule = iota // as written
+	tripletDecode                    // decoded: an unreserved octet, with DecodeUnreserved (RFC 3986 §6.2.2.2)
+	tripletUpper                     // in uppercase hex, with UppercaseEscapes (§6.2.2.1)
+)
+
+// triplet is the plan's rule for the triplet "%" h1 h2 of octet v, where
+// decode says whether unreserved octets are decoded there (DecodeUnreserved
+// in every component; also DecodeIUnreserved in a host, whose octets the
+// IDNA steps read decoded): every writer of every component, and of a
+// host and an IPv6 zone identifier, writes escapes by it.
+func (pl *plan) triplet(v, h1, h2 byte, decode bool) tripletRule {
+	switch {
+	case decode && byteClass[v]&clsUnreserved != 0:
+		return tripletDecode
+	case pl.upperEscapes && (!isUpperHex(h1) || !isUpperHex(h2)):
+		return tripletUpper
+	}
+	return tripletKeep
 }

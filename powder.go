@@ -7,8 +7,8 @@ import "strings"
 // POWDER canonicalization rules: decode every triplet, then "+" to space,
 // with the scheme defaulted to http. It returns in itself when nothing changes,
 // and otherwise builds the new input in one buffer.
-func prepass(in string, p Profile) (string, *failure) {
-	decodeAll := p.Has(DecodeAll)
+func prepass(in string, pl *plan) (string, *failure) {
+	decodeAll := pl.has(DecodeAll)
 	if decodeAll {
 		// DecodeAll parses the decoded input leniently, so the raw input
 		// is checked here against the same policy as in other profiles:
@@ -32,8 +32,8 @@ func prepass(in string, p Profile) (string, *failure) {
 		// Nothing to decode: the input is rewritten only if it lacks a
 		// scheme or holds a "+" after it.
 		n := schemeLength(in)
-		noScheme := n < 0 && p.Has(DefaultScheme)
-		plus := p.Has(PlusToSpace) && strings.IndexByte(in[max(n, 0):], '+') >= 0
+		noScheme := n < 0 && pl.has(DefaultScheme)
+		plus := pl.has(PlusToSpace) && strings.IndexByte(in[max(n, 0):], '+') >= 0
 		if !noScheme && !plus {
 			return in, nil
 		}
@@ -54,8 +54,8 @@ func prepass(in string, p Profile) (string, *failure) {
 	body := b[len(prefix):]
 	start := len(prefix)
 	schemeEnd := schemeLength(body)
-	if schemeEnd < 0 && p.Has(DefaultScheme) {
-		if p.Has(ParseWHATWG) && len(body) > 0 && isSlash(body[0]) && (len(body) == 1 || !isSlash(body[1])) {
+	if schemeEnd < 0 && pl.has(DefaultScheme) {
+		if pl.has(ParseWHATWG) && len(body) > 0 && isSlash(body[0]) && (len(body) == 1 || !isSlash(body[1])) {
 			// "/a/b" is a path: "http:///a/b" would read its first
 			// segment as the host, as the standard skips the slashes
 			// after a special scheme. (Without ParseWHATWG the empty
@@ -72,7 +72,7 @@ func prepass(in string, p Profile) (string, *failure) {
 	} else if schemeEnd >= 0 {
 		schemeEnd += start
 	}
-	if p.Has(PlusToSpace) {
+	if pl.has(PlusToSpace) {
 		// The scheme cannot hold a space ("svn+ssh" stays).
 		for k := max(schemeEnd, start); k < len(b); k++ {
 			if b[k] == '+' {
@@ -179,12 +179,12 @@ func checkRawHost(in string, a int, onlyWithAt bool) *failure {
 // read "foo:/%2Fx" as the authority x. Resolution made the scheme and the
 // path; reading a host out of them would describe a host neither the base
 // nor the reference named.
-func checkResolvedPOWDER(abs string, p Profile) *failure {
-	if p.Has(DefaultScheme) {
+func checkResolvedPOWDER(abs string, pl *plan) *failure {
+	if pl.has(DefaultScheme) {
 		// DefaultScheme reads the input after DecodeAll: "A:0%23" is
 		// "A:0#", host and port.
 		read := abs
-		if p.Has(DecodeAll) {
+		if pl.has(DecodeAll) {
 			read = string(percentDecode(abs))
 		}
 		if schemeLength(read) < 0 {
@@ -192,7 +192,7 @@ func checkResolvedPOWDER(abs string, p Profile) *failure {
 		}
 	}
 	n := schemeLength(abs)
-	if !p.Has(DecodeAll) || n < 0 {
+	if !pl.has(DecodeAll) || n < 0 {
 		return nil
 	}
 	// Two slashes after the scheme, at least one of them encoded.

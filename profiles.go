@@ -558,6 +558,3 @@ func (p Profile) String() string {
 	}
 	return b.String()
 }
-
-// escapeMode returns how the profile treats percent-encoding.
-func (p Profile) escapeMode() escapeMode { return p.plan().esc }

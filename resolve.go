@@ -15,14 +15,6 @@ import "strings"
 // prefix ("foo:/a/..//b" -> "foo:/.//b"), as the WHATWG URL Standard does;
 // otherwise the path would be read back as an authority.
 func Resolve(base, ref string) (string, error) {
-	if _, end, ok := fast(nil, ref, removeDotsOnly); ok && end >= 0 {
-		// An absolute reference without dot segments (RemoveDots would
-		// change nothing) resolves to itself (§5.2.2); only the base
-		// remains to be checked.
-		if _, end, ok := fast(nil, base, Profile{}); ok && end >= 0 {
-			return ref, nil
-		}
-	}
 	b, bshift, f := parseInput(base)
 	if f != nil {
 		return "", withArg(toError("Resolve", base, bshift, f), "base")
@@ -36,9 +28,6 @@ func Resolve(base, ref string) (string, error) {
 	}
 	return resolve3986(&b, &r), nil
 }
-
-// removeDotsOnly is the profile of RemoveDots alone.
-var removeDotsOnly = profileOf(1<<RemoveDots, nil)
 
 // resolve3986 returns the target of r against b (RFC 3986 §5.2.2, strict):
 // r itself, without allocating, when it is absolute and has no dot
@@ -250,11 +239,11 @@ func splitParams(path string) (p, params string, hasParams bool) {
 // the two give the same URL, as every state the reference still passes
 // through is one an absolute URL passes through too. (The file states'
 // drive-letter rules, which look at the base's path, are applied here.)
-func normalizeRefWHATWG(base, ref string, p Profile) (string, error) {
+func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	const op = "NormalizeRef"
-	bkey, err := Normalize(base, WHATWG) // no allocation when it is a key
+	bkey, err := keyString(op, "base", base, WHATWG.plan()) // no allocation when it is a key
 	if err != nil {
-		return "", withArg(relabel(err, op), "base")
+		return "", err
 	}
 	in, shift, f := trim(ref)
 	if f == nil {
@@ -273,8 +262,7 @@ func normalizeRefWHATWG(base, ref string, p Profile) (string, error) {
 	if n := whatwgSchemeLength(r); n >= 0 {
 		bn := whatwgSchemeLength(bkey)
 		if !kindOf(bkey[:bn]).special() || !strings.EqualFold(r[:n], bkey[:bn]) {
-			key, err := Normalize(ref, p) // an absolute URL: the base plays no part
-			return key, withArg(relabel(err, op), "ref")
+			return keyString(op, "ref", ref, pl) // an absolute URL: the base plays no part
 		}
 		rest = r[n+1:] // "http:foo" against an http base is relative
 	}
@@ -289,8 +277,7 @@ func normalizeRefWHATWG(base, ref string, p Profile) (string, error) {
 		}
 		return "", withArg(toError(op, ref, max(shift, 0), f), "ref")
 	}
-	key, err := Normalize(abs, p)
-	return key, withArg(relabel(err, op), "resolved")
+	return keyString(op, "resolved", abs, pl)
 }
 
 // whatwgSchemeLength returns the length of the scheme of s as the

@@ -73,7 +73,7 @@ func preprocessWHATWG(in string) string {
 // bit percent-encoded ("UTF-8 percent-encode": the input is valid UTF-8,
 // and every byte of a non-ASCII code point is in every set).
 func (e *engine) whatwgEncode(i, j int, bit uint8) {
-	s, w := e.s, &e.w
+	s, w := e.s, &e.u.w
 	start := i
 	for k := i; k < j; k++ {
 		if c := s[k]; whatwgSet[c]&bit != 0 {
@@ -101,10 +101,10 @@ func (e *engine) whatwgCredentials() {
 	}
 	e.whatwgEncode(a, colon, setUserinfo)
 	if colon+1 < b {
-		e.w.byte(':')
+		e.u.w.byte(':')
 		e.whatwgEncode(colon+1, b, setUserinfo)
 	}
-	e.w.byte('@')
+	e.u.w.byte('@')
 }
 
 // whatwgIDNA is domain to ASCII's UTS #46 ToASCII with the standard's
@@ -132,7 +132,7 @@ func isForbiddenHost(c byte) bool { return whatwgSet[c]&forbiddenHost != 0 }
 // address) or not (an opaque host). It returns the host's length in the
 // output.
 func (e *engine) whatwgHost() (int, *failure) {
-	pr, w, s := &e.pr, &e.w, e.s
+	pr, w, s := &e.pr, &e.u.w, e.s
 	i, j := pr.hostStart, pr.hostEnd
 	at := w.length()
 	if i < j && s[i] == '[' {
@@ -280,7 +280,7 @@ func whatwgDomainToASCII(h string, off int) ([]byte, *failure) {
 // file URL's drive letter, and a drive letter first in a file URL's path
 // is written with ":". A special URL's path is never empty.
 func (e *engine) whatwgPath() {
-	pr, w, s := &e.pr, &e.w, e.s
+	pr, w, s := &e.pr, &e.u.w, e.s
 	i, j := pr.pathStart, pr.pathEnd
 	if pr.opaque {
 		if j > i && s[j-1] == ' ' && j < len(s) {
@@ -349,7 +349,8 @@ func (e *engine) whatwgPath() {
 		// authority (guardPath).
 		str, b := w.tail(pathAt)
 		if strings.HasPrefix(str, "//") || len(b) >= 2 && b[0] == '/' && b[1] == '/' {
-			e.fixDoubleSlash(pathAt)
+			w.spill()
+			w.guard(pathAt)
 		}
 	}
 }
@@ -357,7 +358,7 @@ func (e *engine) whatwgPath() {
 // firstIsDriveLetter reports whether the path written from pathAt on is
 // one segment that is a normalized Windows drive letter ("/C:").
 func (e *engine) firstIsDriveLetter(pathAt int) bool {
-	str, b := e.w.tail(pathAt)
+	str, b := e.u.w.tail(pathAt)
 	if b != nil {
 		str = string(b)
 	}

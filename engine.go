@@ -7,103 +7,28 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// schemeKind is what the scheme-based steps need to know of a scheme.
-type schemeKind uint8
-
-const (
-	schemeOther schemeKind = iota
-	schemeHTTP
-	schemeHTTPS
-	schemeWS
-	schemeWSS
-	schemeFTP
-	schemeFile
-)
-
-func kindOf(scheme string) schemeKind {
-	// Schemes are ASCII: c|0x20 lowercases a letter, and a byte that is
-	// not a letter cannot match one of the lowercase letters compared.
-	is := func(name string) bool {
-		for i := 0; i < len(name); i++ {
-			if scheme[i]|0x20 != name[i] {
-				return false
-			}
-		}
-		return true
-	}
-	switch len(scheme) {
-	case 2:
-		if is("ws") {
-			return schemeWS
-		}
-	case 3:
-		if is("wss") {
-			return schemeWSS
-		}
-		if is("ftp") {
-			return schemeFTP
-		}
-	case 4:
-		if is("http") {
-			return schemeHTTP
-		}
-		if is("file") {
-			return schemeFile
-		}
-	case 5:
-		if is("https") {
-			return schemeHTTPS
-		}
-	}
-	return schemeOther
-}
-
-// defaultPort is the port RFC 3986 §6.2.3 lets us remove: the one the
-// scheme's specification defines (RFC 9110 §4.2, RFC 6455 §3, RFC 1738
-// §3.2). -1 when the scheme has none here.
-func (k schemeKind) defaultPort() int {
-	switch k {
-	case schemeHTTP, schemeWS:
-		return 80
-	case schemeHTTPS, schemeWSS:
-		return 443
-	case schemeFTP:
-		return 21
-	}
-	return -1
-}
-
-// needsHost reports whether the scheme's specification requires a
-// non-empty host (RFC 9110 §4.2.1: a recipient "MUST reject" an http URI
-// with an empty host; RFC 6455 §3; RFC 1738 §3.2). An input such as
-// "http:/evil.com/" or "http:///evil.com/" is an error rather than a guess
-// at what a browser would make of it.
-func (k schemeKind) needsHost() bool {
-	return k >= schemeHTTP && k <= schemeFTP
-}
-
-// special reports whether hosts of the scheme are DNS names or IP
-// addresses, which is when a numeric host must be a canonical IPv4.
-func (k schemeKind) special() bool { return k != schemeOther }
-
-// engine carries one run of a profile over one input.
+// engine carries one run of a profile over one input: it reads the input
+// in s by its parts and writes the key into u, the value the later
+// stages (the key passes) take.
 type engine struct {
-	w    writer // by value: a pointer here would make every writer escape
+	u    url // by value: through a pointer the value itself would move to the heap
 	s    string
 	pr   parts
-	p    Profile
-	mode escapeMode
+	pl   *plan
 	kind schemeKind
 }
 
-// normalize runs profile p over the trimmed input in, writing to e.w.
-// e.w.src may be replaced by a rewritten input (DefaultScheme, DecodeAll,
-// PlusToSpace); failures found after such a rewrite have offset -1.
-func (e *engine) normalize(in string, p Profile) *failure {
-	w := &e.w
+// normalize runs the engine's plan over the trimmed input in, writing to
+// e.u (whose writer's buffer the caller set). The input may be rewritten
+// first (the WHATWG URL Standard's removal of tabs and newlines,
+// DefaultScheme, DecodeAll, PlusToSpace); failures found after such a
+// rewrite have offset -1. This is the general path: the quick scan
+// (quick) has run first, or could not.
+func (e *engine) normalize(in string) *failure {
+	pl := e.pl
 	s := in
 	rewritten := false
-	if p.Has(ParseWHATWG) {
+	if pl.whatwg {
 		if k := invalidUTF8At(in); k >= 0 {
 			// The standard reads a string of code points; bytes that are
 			// none are an error rather than U+FFFD, which would give two
@@ -114,10 +39,10 @@ func (e *engine) normalize(in string, p Profile) *failure {
 		s = preprocessWHATWG(in)
 		rewritten = len(s) != len(in)
 	}
-	if pl := p.plan(); pl.defaultScheme || pl.decodeAll || pl.plusToSpace {
+	if pl.defaultScheme || pl.decodeAll || pl.plusToSpace {
 		before := s
 		var f *failure
-		s, f = prepass(s, p)
+		s, f = prepass(s, pl)
 		if f != nil {
 			if rewritten {
 				f.off = -1
@@ -126,94 +51,156 @@ func (e *engine) normalize(in string, p Profile) *failure {
 		}
 		rewritten = rewritten || len(s) != len(before) || s != before
 	}
-	w.src = s
-	e.s, e.p, e.mode = s, p, p.escapeMode()
-	var f *failure
-	f = e.pr.parse(s, e.syntax())
-	if f == nil && e.mode == escapeIRI && (e.pr.mUser|e.pr.mHost|e.pr.mPath|e.pr.mQuery|e.pr.mFrag)&clsNonASCII != 0 && !utf8.ValidString(s) {
-		// An octet that is not UTF-8 is mapped to its escape first (RFC
-		// 3987 §3.1), so that it decodes together with the escapes next
-		// to it exactly as it will when the key is read again:
-		// "\xD3%80" is "%D3%80", which is U+04C0.
-		s = escapeInvalidUTF8(s)
-		rewritten = true
-		w.src, e.s = s, s
-		f = e.pr.parse(s, syntaxRFC3986)
-	}
+	e.s = s
+	w := e.u.w
+	w.reset(s, w.buf, w.base)
+	w.slack = 32
+	e.u = url{w: w}
+	f := e.readAll()
 	if f == nil {
 		f = e.run()
 	}
-	if f != nil && rewritten {
+	if f != nil && (rewritten || e.s != s) {
 		f.off = -1
 	}
 	return f
 }
 
-// syntax returns the parser rules of the profile.
-func (e *engine) syntax() syntax {
-	switch e.mode {
-	case escapeWHATWG:
-		return syntaxWHATWG
-	case escapePOWDER:
-		return syntaxLenient
+// quick runs the quick scan (scan.go) over rawURL as given into u, when
+// none of the rewrites that come before parsing applies to it (trimming,
+// the WHATWG URL Standard's removal of tabs and newlines, DecodeAll,
+// PlusToSpace, DefaultScheme): on nearly every URL it is all the work.
+// Where the scan stops after the authority, the general writers go on
+// from the path, when nothing after it would be rewritten either. ok is
+// false when the general path must start over.
+func quick(u *url, rawURL string, pl *plan) (f *failure, ok bool) {
+	if len(rawURL) > MaxLength ||
+		pl.decodeAll && strings.IndexByte(rawURL, '%') >= 0 || pl.plusToSpace && strings.IndexByte(rawURL, '+') >= 0 {
+		return nil, false // (the scan sees to the first byte, a letter, and to the last: see below)
 	}
-	return syntaxRFC3986
+	u.w.src, u.w.slack = rawURL, 1
+	var h handover
+	switch u.scan(rawURL, pl, &h) {
+	case scanDone:
+		return nil, true
+	case scanFromPath:
+		// The scheme and the authority are written, and their parts
+		// set. A rest that the general path would rewrite (tabs and
+		// newlines, bytes that are not UTF-8, anything DecodeAll's checks
+		// read) sends it all there.
+		rest := rawURL[h.pathStart:]
+		if rawURL[len(rawURL)-1] <= ' ' || pl.defaultScheme || pl.decodeAll || pl.plusToSpace ||
+			(pl.whatwg || pl.esc == escapeIRI) && (strings.ContainsAny(rest, "\t\n\r") || !utf8.ValidString(rest)) {
+			break
+		}
+		e := engine{u: *u, s: rawURL, pl: pl}
+		h.parts(&e.pr, rawURL, pl)
+		f := e.pr.readTail(h.pathStart, pl.syn, false)
+		if f == nil {
+			f = e.runTail()
+		}
+		*u = e.u
+		return f, true
+	}
+	return nil, false
 }
 
+// readAll parses e.s into e.pr. An input with an octet that is not UTF-8
+// is rewritten for EncodeToIRI first (see below).
+func (e *engine) readAll() *failure {
+	pr, pl := &e.pr, e.pl
+	f := pr.parse(e.s, pl.syn)
+	if f == nil && pl.esc == escapeIRI && (pr.mUser|pr.mHost|pr.mPath|pr.mQuery|pr.mFrag)&clsNonASCII != 0 && !utf8.ValidString(e.s) {
+		// An octet that is not UTF-8 is mapped to its escape first (RFC
+		// 3987 §3.1), so that it decodes together with the escapes next
+		// to it exactly as it will when the key is read again:
+		// "\xD3%80" is "%D3%80", which is U+04C0.
+		e.s = escapeInvalidUTF8(e.s)
+		e.u.w.src = e.s
+		f = pr.parse(e.s, syntaxRFC3986)
+	}
+	return f
+}
+
+// run writes the key of the parsed input: the scheme and the authority,
+// then the rest (runTail).
 func (e *engine) run() *failure {
-	pr, w, s, p := &e.pr, &e.w, e.s, e.p
+	pr, w, pl, u := &e.pr, &e.u.w, e.pl, &e.u
 	if pr.schemeEnd < 0 {
 		return fail(ComponentScheme, 0, ErrRelative, "missing scheme")
 	}
-	e.kind = kindOf(s[:pr.schemeEnd])
-
-	whatwg := e.mode == escapeWHATWG
+	e.kind = pr.kind
 
 	// Scheme (RFC 3986 §3.1, §6.2.2.1; the WHATWG URL Standard lowercases it).
-	if (whatwg || p.Has(LowercaseScheme)) && pr.mScheme&clsUpper != 0 {
+	if pl.lowerScheme && pr.mScheme&clsUpper != 0 {
 		e.lowerRun(0, pr.schemeEnd)
 	} else {
 		w.run(0, pr.schemeEnd)
 	}
+	u.schemeEnd = w.length()
 	w.byte(':')
 
 	// Authority (§3.2).
-	hostLen := 0
+	u.hasAuth = pr.hasAuth
 	if pr.hasAuth {
 		w.str("//")
-		var f *failure
+		u.authStart = w.length()
 		switch {
-		case whatwg:
+		case pl.whatwg:
 			if pr.hasUser {
 				if pr.hostStart == pr.hostEnd {
 					return fail(ComponentHost, pr.hostStart, ErrInvalidHost, "missing host after the userinfo")
 				}
 				e.whatwgCredentials()
 			}
-			hostLen, f = e.whatwgHost()
 		case pr.hasUser:
-			if f = e.component(pr.authStart, pr.userEnd, pr.mUser, ComponentUserinfo); f != nil {
+			if f := e.component(pr.authStart, pr.userEnd, pr.mUser, ComponentUserinfo); f != nil {
 				return f
 			}
 			w.byte('@')
-			fallthrough
-		default:
-			hostLen, f = e.host()
+		}
+		if u.hostStart = w.length(); u.hostStart > u.authStart {
+			u.hasUser, u.userEnd = true, u.hostStart-1
+		}
+		var f *failure
+		if pl.whatwg {
+			_, f = e.whatwgHost()
+		} else {
+			_, f = e.host()
 		}
 		if f != nil {
 			return f
 		}
+		u.hostEnd = w.length()
 		if f := e.port(); f != nil {
 			return f
 		}
 	}
-	if e.kind.needsHost() && hostLen == 0 {
+	return e.runTail()
+}
+
+// runTail writes the path, the query and the fragment, after the scheme
+// and the authority (written by run or by the quick scan, whose offsets
+// are in e.u), and sets their offsets.
+func (e *engine) runTail() *failure {
+	pr, w, s, pl, u := &e.pr, &e.u.w, e.s, e.pl, &e.u
+	e.kind = pr.kind
+	u.kind = pr.kind
+	if u.hasAuth {
+		u.authEnd = w.length()
+		u.hasPort = u.authEnd > u.hostEnd
+	} else {
+		n := w.length()
+		u.authStart, u.hostStart, u.hostEnd, u.authEnd = n, n, n, n
+	}
+	if e.kind.needsHost() && u.hostEnd == u.hostStart {
 		return fail(ComponentHost, pr.authStart, ErrInvalidHost, "missing host")
 	}
 
 	// Path (§3.3).
 	pathAt := w.length()
-	if whatwg {
+	u.pathStart = pathAt
+	if pl.whatwg {
 		e.whatwgPath()
 	} else {
 		if f := e.component(pr.pathStart, pr.pathEnd, pr.mPath, ComponentPath); f != nil {
@@ -221,26 +208,41 @@ func (e *engine) run() *failure {
 		}
 		e.dots(pathAt)
 	}
-	if w.length() == pathAt && pr.hasAuth &&
-		(p.Has(AddRootPath) || (p.Has(AddHTTPRootPath) && e.kind.defaultPort() > 0)) {
+	if w.length() == pathAt && pr.hasAuth && pl.addsRoot(e.kind) {
 		w.byte('/')
 	}
+	u.pathEnd = w.length()
+	u.opaque = !u.hasAuth && (u.pathEnd == u.pathStart || w.byteAt(u.pathStart) != '/')
 
 	// Query (§3.4) and fragment (§3.5).
+	u.hasQuery = pr.hasQuery
+	u.queryStart, u.queryEnd = u.pathEnd, u.pathEnd
 	if pr.hasQuery {
 		w.byte('?')
+		u.queryStart = w.length()
 		if f := e.component(pr.queryStart, pr.queryEnd, pr.mQuery, ComponentQuery); f != nil {
 			return f
 		}
+		u.queryEnd = w.length()
 	}
-	if pr.hasFrag && !p.Has(RemoveFragment) {
+	u.hasFrag = pr.hasFrag && !pl.dropFragment
+	u.fragStart = u.queryEnd
+	if u.hasFrag {
 		w.byte('#')
+		u.fragStart = w.length()
 		if f := e.component(pr.fragStart, len(s), pr.mFrag, ComponentFragment); f != nil {
 			return f
 		}
 	}
-	if e.mode <= escapeNorm {
-		e.encodeTrailingSpaces() // only these modes write raw spaces
+	if pl.esc <= escapeNorm && e.encodeTrailingSpaces() { // only these modes write raw spaces
+		// The last component grew.
+		switch n := w.length(); {
+		case u.hasFrag:
+		case u.hasQuery:
+			u.queryEnd, u.fragStart = n, n
+		default:
+			u.pathEnd, u.queryStart, u.queryEnd, u.fragStart = n, n, n, n
+		}
 	}
 	return nil
 }
@@ -251,20 +253,22 @@ func (e *engine) run() *failure {
 // "http://h/a ". Read again, that key would lose the space to trimming;
 // "%20" keeps it apart from "http://h/a", as a browser does (it sends
 // /a%20), and keeps the profile idempotent.
-func (e *engine) encodeTrailingSpaces() {
-	str, b := e.w.tail(0)
+func (e *engine) encodeTrailingSpaces() bool {
+	w := &e.u.w
+	str, b := w.tail(0)
 	n := len(str) + len(b)
 	k := n
 	for k > 0 && (b == nil && str[k-1] == ' ' || b != nil && b[k-1] == ' ') {
 		k--
 	}
 	if k == n {
-		return
+		return false
 	}
-	e.w.truncate(k)
+	w.truncate(k)
 	for ; k < n; k++ {
-		e.w.str("%20")
+		w.str("%20")
 	}
+	return true
 }
 
 // invalidUTF8At returns the offset of the first byte of s that is not
@@ -301,28 +305,22 @@ func escapeInvalidUTF8(s string) string {
 
 // lowerRun writes s[i:j] with ASCII letters lowercased. From the first
 // uppercase letter on, the output differs from the input, so the rest is
-// appended in one tight loop.
+// appended by the one lowercase loop (appendLower).
 func (e *engine) lowerRun(i, j int) {
-	s, w := e.s, &e.w
+	s, w := e.s, &e.u.w
 	k := i
 	for k < j && byteClass[s[k]]&clsUpper == 0 {
 		k++
 	}
 	w.run(i, k)
-	if k == j {
-		return
-	}
-	if !w.dirty {
-		w.spill()
-	}
-	for ; k < j; k++ {
-		w.buf = append(w.buf, lower(s[k]))
+	if k < j {
+		w.lower(k, j)
 	}
 }
 
-// port writes the port as the profile's port steps say.
+// port writes the port as the plan's port rule says.
 func (e *engine) port() *failure {
-	pr, w, s := &e.pr, &e.w, e.s
+	pr, w, s := &e.pr, &e.u.w, e.s
 	if !pr.hasPort {
 		return nil
 	}
@@ -331,17 +329,12 @@ func (e *engine) port() *failure {
 	if f != nil {
 		return f
 	}
-	switch {
-	case e.p.Has(RemoveDefaultPort) || e.mode == escapeWHATWG:
-		if v < 0 || v == e.kind.defaultPort() {
-			return nil
-		}
+	if e.pl.dropsPort(e.kind, v) {
+		return nil
+	}
+	if e.pl.port == portDefault {
 		for i < j-1 && s[i] == '0' { // leading zeros (§3.2.3 port = *DIGIT)
 			i++
-		}
-	case e.p.Has(RemoveHTTPFTPPort):
-		if (v == 80 && e.kind == schemeHTTP) || (v == 21 && e.kind == schemeFTP) {
-			return nil
 		}
 	}
 	w.byte(':')
@@ -363,9 +356,9 @@ func notAllowed(comp Component) uint16 {
 // component writes s[i:j], a userinfo, path, query or fragment whose byte
 // classes are m, applying the profile's percent-encoding steps.
 func (e *engine) component(i, j int, m uint16, comp Component) *failure {
-	w, s := &e.w, e.s
+	w, s := &e.u.w, e.s
 	var look uint16 // the classes that need a closer look in this mode
-	switch e.mode {
+	switch e.pl.esc {
 	case escapeWHATWG:
 		set := setFragment
 		if comp == ComponentQuery {
@@ -390,14 +383,14 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 		w.run(i, j)
 		return nil
 	}
-	if e.mode == escapePOWDER {
+	if e.pl.esc == escapePOWDER {
 		e.powderEscape(i, j)
 		return nil
 	}
-	p := e.p
+	pl := e.pl
 	at := w.length()
-	decUnres := p.Has(DecodeUnreserved)
-	decIRI := p.Has(DecodeIUnreserved)
+	decUnres := pl.has(DecodeUnreserved)
+	decIRI := pl.has(DecodeIUnreserved)
 	inQuery := comp == ComponentQuery
 	start := i
 	for k := i; k < j; {
@@ -430,7 +423,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 				continue
 			}
 			k += 3
-		case c >= utf8.RuneSelf && e.mode == escapeIRI:
+		case c >= utf8.RuneSelf && e.pl.esc == escapeIRI:
 			r, size := utf8.DecodeRuneInString(s[k:j])
 			if (r != utf8.RuneError || size > 1) && iriAllowed(r, inQuery) {
 				k += size
@@ -442,7 +435,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 			}
 			k += size
 			start = k
-		case e.mode == escapeURI || e.mode == escapeIRI:
+		case e.pl.esc == escapeURI || e.pl.esc == escapeIRI:
 			w.run(start, k)
 			w.escaped(c)
 			k++
@@ -452,31 +445,27 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 		}
 	}
 	w.run(start, j)
-	if p.Has(NFC) && m&(clsNonASCII|clsPct) != 0 {
+	if pl.has(NFC) && m&(clsNonASCII|clsPct) != 0 {
 		e.nfc(at)
 	}
 	return nil
 }
 
-func isUpperHex(c byte) bool { return c <= '9' || c >= 'A' && c <= 'F' }
-
 // escapeTriplet writes the valid triplet s[k:k+3], after the pending run
-// s[start:k], as the profile's escape steps say: decoded when decode is
-// set and it is unreserved (RFC 3986 §6.2.2.2; lowercased if
-// lowerDecoded, in a host), in uppercase hex with UppercaseEscapes
-// (§6.2.2.1). It reports false, writing nothing, when the triplet stays as
-// written. Every component that reads escapes writes them through it.
+// s[start:k], by the plan's rule (plan.triplet), lowercased when decoded
+// in a host (lowerDecoded). It reports false, writing nothing, when the
+// triplet stays as written.
 func (e *engine) escapeTriplet(start, k int, decode, lowerDecoded bool) bool {
-	s, w := e.s, &e.w
+	s, w := e.s, &e.u.w
 	v := unhex(s[k+1])<<4 | unhex(s[k+2])
-	switch {
-	case decode && byteClass[v]&clsUnreserved != 0:
+	switch e.pl.triplet(v, s[k+1], s[k+2], decode) {
+	case tripletDecode:
 		w.run(start, k)
 		if lowerDecoded {
 			v = lower(v)
 		}
 		w.byte(v)
-	case e.p.Has(UppercaseEscapes) && (!isUpperHex(s[k+1]) || !isUpperHex(s[k+2])):
+	case tripletUpper:
 		w.run(start, k)
 		w.byte('%')
 		w.byte(upper(s[k+1]))
@@ -491,7 +480,7 @@ func (e *engine) escapeTriplet(start, k int, decode, lowerDecoded bool) bool {
 // that would not read back the same encoded: "%", space, "\", control
 // characters, DEL and non-ASCII (and the rest of clsOutside is kept).
 func (e *engine) powderEscape(i, j int) {
-	w, s := &e.w, e.s
+	w, s := &e.u.w, e.s
 	start := i
 	for k := i; k < j; k++ {
 		c := s[k]
@@ -515,14 +504,14 @@ func (e *engine) powderEscape(i, j int) {
 // reach here raw: EncodeToIRI keeps them encoded, see iriAllowed.)
 // The check is quick and allocation-free when the text is already NFC.
 func (e *engine) nfc(at int) {
-	str, b := e.w.tail(at)
+	str, b := e.u.w.tail(at)
 	if b != nil {
 		str = string(b) // dirty already: this path allocates anyway
 	}
 	if isNFCRuns(str) {
 		return
 	}
-	e.w.replaceTail(at, appendNFCRuns(make([]byte, 0, len(str)+len(str)/2), str))
+	e.u.w.replaceTail(at, appendNFCRuns(make([]byte, 0, len(str)+len(str)/2), str))
 }
 
 // appendNFCRuns appends str to out with each run (see nfc) normalized
@@ -585,48 +574,61 @@ func isNFCRuns(t string) bool {
 	return true
 }
 
-// dots removes dot segments from the path written at offset pathAt.
+// dots removes dot segments from the path written at offset pathAt, by
+// the plan's rule (RFC 3986 or RFC 1808; WHATWG paths are written by
+// whatwgPath).
 func (e *engine) dots(pathAt int) {
-	if !e.p.Has(RemoveDots) && !e.p.Has(RemoveDots1808) {
-		return
-	}
-	e.removeDots(pathAt)
-	if !e.pr.hasAuth {
-		// Only dot removal can make such a path start with "//".
-		e.fixDoubleSlash(pathAt)
+	if e.pl.dots == dotsRFC3986 || e.pl.dots == dotsRFC1808 {
+		hint := dotsNoDot
+		if e.pr.mPath&clsDot != 0 {
+			hint = dotsMaybe
+		}
+		removeOutputDots(&e.u.w, pathAt, e.pl, e.pr.hasAuth, hint)
 	}
 }
 
-func (e *engine) removeDots(pathAt int) {
-	w := &e.w
+// What a writer of a path knows of its dot segments.
+const (
+	dotsNoDot = iota // the path holds no "."
+	dotsMaybe        // it may hold a dot segment
+	dotsSeen         // it holds one
+)
+
+// removeOutputDots removes the dot segments of the path written from
+// offset pathAt on by the plan's rule; hint says what the writer knows
+// of them. A path that this makes start with "//" in a URI without an
+// authority is written "/.//" (see guardPath): "foo:/a/..//b" ->
+// "foo:/.//b".
+func removeOutputDots(w *writer, pathAt int, pl *plan, hasAuth bool, hint int) {
 	str, b := w.tail(pathAt)
 	if b == nil {
-		if e.pr.mPath&clsDot == 0 || !hasDotSegment(str) {
+		if hint == dotsNoDot || hint == dotsMaybe && !hasDotSegment(str) {
 			return
 		}
-		w.spill()
-		_, b = w.tail(pathAt)
-	} else if !hasDotSegment(b) {
+		if len(str) <= 256 {
+			// The path is still the input's: it is rewritten on the
+			// stack and copied once if it changed (RFC 1808 keeps a ".."
+			// with nothing to cancel, and then the path stays uncopied).
+			var tmp [256]byte
+			out := removeDots(append(tmp[:0], str...), pl.dots, false)
+			if len(out) == len(str) {
+				return
+			}
+			w.replaceTail(pathAt, out)
+			b = nil
+		} else {
+			w.spill()
+			_, b = w.tail(pathAt)
+		}
+	} else if hint != dotsSeen && !hasDotSegment(b) {
 		return
 	}
-	var out []byte
-	if e.p.Has(RemoveDots1808) {
-		out = removeDotSegments1808(b)
-	} else {
-		out = removeDotSegmentsInPlace(b)
+	if b != nil {
+		w.truncate(pathAt + len(removeDots(b, pl.dots, false)))
 	}
-	w.truncate(pathAt + len(out))
-}
-
-// fixDoubleSlash guards a path that dot removal made start with "//" in
-// a URI without an authority ("foo:/a/..//b" -> "foo:/.//b"; guardPath).
-func (e *engine) fixDoubleSlash(pathAt int) {
-	str, b := e.w.tail(pathAt)
-	if b == nil {
-		if !strings.HasPrefix(str, "//") {
-			return
-		}
-		e.w.spill()
+	if !hasAuth {
+		// Only dot removal can make such a path start with "//".
+		w.spill()
+		w.guard(pathAt)
 	}
-	e.w.buf = guardPath(e.w.buf, e.w.base+pathAt)
 }

@@ -1,0 +1,113 @@
+package canon
+
+// url is the value every stage passes down: the key being made, as the
+// writer's output, with the offsets of its components in it, set by the
+// stage that writes each component and kept current by every edit after
+// (the key passes). No stage parses a string another stage made: the
+// offsets travel with the bytes. (ada's url_aggregator keeps one buffer
+// and its components' offsets the same way.)
+//
+// The offsets are of the output (0 is its first byte), as parts.parse
+// would find them in it:
+//
+//	 https :// user : pass @ host : 8080 /a/b ? q=1 # frag
+//	       |    |           |    |      |    |   |   |
+//	schemeEnd authStart userEnd  hostEnd pathStart  queryStart
+//	                        hostStart   authEnd  pathEnd   fragStart
+//
+// schemeEnd is the ":" after the scheme; authStart follows "//" and
+// authEnd is where the path starts (pathStart == authEnd when there is an
+// authority); userEnd is the "@" that ends a userinfo; the port runs from
+// hostEnd+1 to authEnd; the query from queryStart (after "?") to queryEnd,
+// the fragment from fragStart (after "#") to the end. Offsets of a
+// component that is absent are where it would be (queryStart and
+// queryEnd are pathEnd without a query).
+type url struct {
+	w writer
+
+	schemeEnd          int
+	authStart, userEnd int
+	hostStart, hostEnd int
+	authEnd            int
+	pathStart, pathEnd int
+	queryStart         int
+	queryEnd           int
+	fragStart          int
+
+	hasAuth, hasUser, hasPort, hasQuery, hasFrag bool
+
+	// opaque: no authority and a path that does not start with "/"
+	// ("mailto:a@b", "data:text/plain,x"): no key pass edits it.
+	opaque bool
+	kind   schemeKind
+}
+
+// str returns the output as a string, without copying (valid until the
+// next write).
+func (u *url) str() string { return u.w.view() }
+
+// own makes the output writable in place: buf[base:] holds it.
+func (u *url) own() []byte {
+	u.w.spill()
+	return u.w.buf[u.w.base:]
+}
+
+// cut removes output[i:j]; the offsets after it move with the rest, and
+// those inside it go to i.
+func (u *url) cut(i, j int) {
+	if i == j {
+		return
+	}
+	if j == u.w.length() && !u.w.dirty {
+		u.w.truncate(i) // the end of the input's own bytes: no copy
+	} else {
+		b := u.own()
+		n := copy(b[i:], b[j:])
+		u.w.buf = u.w.buf[:u.w.base+i+n]
+	}
+	u.shift(i, j, i-j)
+}
+
+// splice replaces output[i:j] with the bytes written past the output's
+// end from offset from on (from is the old length), and drops those.
+func (u *url) splice(i, j, from int) {
+	u.own()
+	o := u.w.base
+	end := len(u.w.buf) - o
+	u.w.buf = append(u.w.buf, u.w.buf[o+j:o+from]...) // the rest of the old output, after the new bytes
+	n := copy(u.w.buf[o+i:], u.w.buf[o+from:])
+	u.w.buf = u.w.buf[:o+i+n]
+	u.shift(i, j, (end-from)-(j-i))
+}
+
+// replace replaces output[i:j] with t.
+func (u *url) replace(i, j int, t []byte) {
+	from := len(u.own())
+	u.w.buf = append(u.w.buf, t...)
+	u.splice(i, j, from)
+}
+
+// insert inserts t at output[i]: the offsets after i move; a component
+// that starts at i keeps its start.
+func (u *url) insert(i int, t string) {
+	u.own()
+	o := u.w.base
+	n := len(u.w.buf)
+	u.w.buf = append(u.w.buf, t...)
+	copy(u.w.buf[o+i+len(t):], u.w.buf[o+i:n])
+	copy(u.w.buf[o+i:], t)
+	u.shift(i+1, i+1, len(t))
+}
+
+// shift moves by d the offsets at or after j, and to i those in (i, j).
+func (u *url) shift(i, j, d int) {
+	for _, o := range [...]*int{&u.schemeEnd, &u.authStart, &u.userEnd, &u.hostStart, &u.hostEnd,
+		&u.authEnd, &u.pathStart, &u.pathEnd, &u.queryStart, &u.queryEnd, &u.fragStart} {
+		switch {
+		case *o >= j:
+			*o += d
+		case *o > i:
+			*o = i
+		}
+	}
+}
