@@ -72,7 +72,7 @@
 // internationalized host, and an error allocates the [*Error].
 package canon
 
-import "strings"
+import "unicode/utf8"
 
 // Normalize returns the canonical form of rawURL under profile p.
 //
@@ -158,27 +158,6 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 	return u.w.buf[:u.w.base+len(b)], nil
 }
 
-// quickKey reports whether the quick scan alone keys s (untrimmed, not
-// rewritten) by pl, and returns the key if so, with the key passes of
-// keys run on it: an input of the common shape, which needs nothing but
-// the scan. NormalizeRef takes such a reference, and such a base, without
-// reading them again.
-func quickKey(s string, pl, keys *plan) (string, bool) {
-	if len(s) > MaxLength || pl.decodeAll && strings.IndexByte(s, '%') >= 0 || pl.plusToSpace && strings.IndexByte(s, '+') >= 0 {
-		return "", false // the input would be rewritten first (DefaultScheme: the scan needs a scheme)
-	}
-	var u url
-	u.w.src, u.w.slack = s, 1
-	var h handover
-	if u.scan(s, pl, &h) != scanDone {
-		return "", false
-	}
-	if keys.keys != 0 {
-		runKeyPasses(&u, keys)
-	}
-	return u.result(), true
-}
-
 // NormalizeRef makes ref absolute against base by the profile's rule, RFC
 // 1808 §4 for profiles with [ResolveRFC1808] (WebCapture) and RFC 3986
 // §5.2 otherwise, then normalizes the result as [Normalize] does. base
@@ -186,42 +165,10 @@ func quickKey(s string, pl, keys *plan) (string, bool) {
 // dot segments take part in resolution as the RFCs say.
 func NormalizeRef(base, ref string, p Profile) (string, error) {
 	pl := p.plan()
-	// An absolute reference is its own target: as written under RFC 1808
-	// (§4 step 2b), with its dot segments removed under RFC 3986
-	// (§5.2.2). When the quick scan keys that target - with RFC 3986, with
-	// the §5.2.4 dot removal added - only the base remains to be checked.
-	// (Under ParseWHATWG too: a reference the scan takes starts with a
-	// scheme and "//", so no base makes it relative.)
-	check := pl
-	if !pl.resolve1808 {
-		check = pl.absRef
-	}
-	if key, ok := quickKey(ref, check, pl); ok && baseIsValid(base, pl) {
-		return key, nil
-	}
-	return normalizeRef(base, ref, pl)
-}
-
-// baseIsValid reports whether the quick scan takes base: then it is
-// valid, which is all an absolute reference needs of it; false sends
-// NormalizeRef to the general path, which checks it fully. Under
-// ParseWHATWG the scan takes only the bases the standard's parser
-// accepts.
-func baseIsValid(base string, pl *plan) bool {
-	check := zeroPlan
-	if pl.whatwg {
-		check = WHATWG.plan()
-	}
-	_, ok := quickKey(base, check, zeroPlan)
-	return ok
-}
-
-// normalizeRef is NormalizeRef without the quick path.
-func normalizeRef(base, ref string, pl *plan) (string, error) {
-	const op = "NormalizeRef"
 	if pl.whatwg {
 		return normalizeRefWHATWG(base, ref, pl)
 	}
+	const op = "NormalizeRef"
 	b, bshift, f := parseInput(base)
 	if f != nil {
 		return "", withArg(toError(op, base, bshift, f), "base")
@@ -234,20 +181,41 @@ func normalizeRef(base, ref string, pl *plan) (string, error) {
 		return "", withArg(toError(op, ref, rshift, f), "ref")
 	}
 	var abs string
+	var t parts
 	if pl.resolve1808 {
-		if abs, f = resolve1808(&b, &r); f != nil {
+		if abs, t, f = resolve1808(&b, &r); f != nil {
 			return "", withArg(toError(op, ref, rshift, f), "ref")
 		}
 	} else {
-		abs = resolve3986(&b, &r)
+		abs, t = resolve3986(&b, &r)
 	}
-	if pl.decodeAll || pl.defaultScheme {
-		if f := checkResolvedPOWDER(abs, pl); f != nil {
-			return "", withArg(toError(op, abs, 0, f), "resolved")
+	if pl.decodeAll || pl.defaultScheme || pl.plusToSpace || pl.esc == escapeIRI && !utf8.ValidString(abs) {
+		// These read the resolved URI as text first: DecodeAll decodes
+		// it before it is split, PlusToSpace and DefaultScheme rewrite
+		// it, and EncodeToIRI escapes an octet that is not UTF-8 together
+		// with its neighbours. The text is what they define their work
+		// on; it is composed, and read, as any input is.
+		if pl.decodeAll || pl.defaultScheme {
+			if f := checkResolvedPOWDER(abs, pl); f != nil {
+				return "", withArg(toError(op, abs, 0, f), "resolved")
+			}
 		}
+		return keyString(op, "resolved", abs, pl)
 	}
-	// The failure is in the resolved URI, which mixes both inputs.
-	return keyString(op, "resolved", abs, pl)
+	// The resolved URI's parts come from its composition (or are the
+	// reference's, when it is its own target): the engine writes it
+	// without reading it again. A failure is in the resolved URI, which
+	// mixes both inputs.
+	e := engine{s: abs, pr: t, pl: pl}
+	e.u.w.reset(abs, nil, 0)
+	e.u.w.slack = 32
+	if f := e.run(); f != nil {
+		return "", withArg(toError(op, abs, 0, f), "resolved")
+	}
+	if pl.keys != 0 {
+		runKeyPasses(&e.u, pl)
+	}
+	return e.u.result(), nil
 }
 
 // Equal reports whether a and b have the same canonical form under p.

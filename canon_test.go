@@ -191,7 +191,7 @@ func resolve1808Strings(base, ref string) (string, error) {
 	if f != nil {
 		return "", f
 	}
-	target, f := resolve1808(&b, &r)
+	target, _, f := resolve1808(&b, &r)
 	if f != nil {
 		return "", f
 	}

@@ -183,7 +183,7 @@ func (e *engine) run() *failure {
 // and the authority (written by run or by the quick scan, whose offsets
 // are in e.u), and sets their offsets.
 func (e *engine) runTail() *failure {
-	pr, w, s, pl, u := &e.pr, &e.u.w, e.s, e.pl, &e.u
+	pr, w, u := &e.pr, &e.u.w, &e.u
 	e.kind = pr.kind
 	u.kind = pr.kind
 	if u.hasAuth {
@@ -196,12 +196,23 @@ func (e *engine) runTail() *failure {
 	if e.kind.needsHost() && u.hostEnd == u.hostStart {
 		return fail(ComponentHost, pr.authStart, ErrInvalidHost, "missing host")
 	}
+	if f := e.writePath(w.length(), 0); f != nil {
+		return f
+	}
+	if f := e.writeQuery(); f != nil {
+		return f
+	}
+	return e.writeFragment()
+}
 
-	// Path (§3.3).
-	pathAt := w.length()
+// writePath writes the path (§3.3) at output offset pathAt, where the
+// output already holds segments of it (resolution: the base's path, its
+// last segment cut), and sets its offsets.
+func (e *engine) writePath(pathAt, segments int) *failure {
+	pr, w, pl, u := &e.pr, &e.u.w, e.pl, &e.u
 	u.pathStart = pathAt
 	if pl.whatwg {
-		e.whatwgPath()
+		e.whatwgPath(pathAt, segments)
 	} else {
 		if f := e.component(pr.pathStart, pr.pathEnd, pr.mPath, ComponentPath); f != nil {
 			return f
@@ -213,8 +224,14 @@ func (e *engine) runTail() *failure {
 	}
 	u.pathEnd = w.length()
 	u.opaque = !u.hasAuth && (u.pathEnd == u.pathStart || w.byteAt(u.pathStart) != '/')
+	u.queryStart, u.queryEnd, u.fragStart = u.pathEnd, u.pathEnd, u.pathEnd
+	return nil
+}
 
-	// Query (§3.4) and fragment (§3.5).
+// writeQuery writes the query (§3.4), if the input has one, and sets its
+// offsets.
+func (e *engine) writeQuery() *failure {
+	pr, w, u := &e.pr, &e.u.w, &e.u
 	u.hasQuery = pr.hasQuery
 	u.queryStart, u.queryEnd = u.pathEnd, u.pathEnd
 	if pr.hasQuery {
@@ -225,12 +242,20 @@ func (e *engine) runTail() *failure {
 		}
 		u.queryEnd = w.length()
 	}
+	u.fragStart = u.queryEnd
+	return nil
+}
+
+// writeFragment writes the fragment (§3.5), if the input has one and
+// the plan keeps it, sets its offset, and ends the output.
+func (e *engine) writeFragment() *failure {
+	pr, w, pl, u := &e.pr, &e.u.w, e.pl, &e.u
 	u.hasFrag = pr.hasFrag && !pl.dropFragment
 	u.fragStart = u.queryEnd
 	if u.hasFrag {
 		w.byte('#')
 		u.fragStart = w.length()
-		if f := e.component(pr.fragStart, len(s), pr.mFrag, ComponentFragment); f != nil {
+		if f := e.component(pr.fragStart, len(e.s), pr.mFrag, ComponentFragment); f != nil {
 			return f
 		}
 	}

@@ -419,10 +419,15 @@ func FuzzResolve(f *testing.F) {
 		b1808, _, f1 := parseInput(base)
 		r1808, _, f2 := parseInput(ref)
 		if f1 == nil && f2 == nil {
-			got, f := resolve1808(&b1808, &r1808)
+			got, pr, f := resolve1808(&b1808, &r1808)
 			if want, ok := resolve1808Slow(tb, tr); got != want || (f == nil) != ok {
 				t.Fatalf("resolve1808(%q, %q) = %q, %v, want %q, %v (slow)", base, ref, got, f, want, ok)
 			}
+			if f == nil {
+				checkComposedParts(t, "resolve1808", base, ref, got, &pr)
+			}
+			got, pr = resolve3986(&b1808, &r1808)
+			checkComposedParts(t, "resolve3986", base, ref, got, &pr)
 		}
 	})
 }

@@ -45,12 +45,6 @@ type plan struct {
 	// Rules: the profile whose key the key passes edit (itself when it
 	// has no key step and no Rules).
 	base *plan
-
-	// absRef is the profile NormalizeRef's quick path reads an absolute
-	// reference with (canon.go): the plan with RFC 3986's dot removal
-	// in place of RFC 1808's, as §5.2.2 removes dot segments from an
-	// absolute reference's path.
-	absRef *plan
 }
 
 // portRule is which ports a profile drops.
@@ -205,9 +199,6 @@ func internPlan(steps uint64, rules *ruleSet) *plan {
 		pl.base = internPlan(b, nil)
 	} else {
 		pl.base = pl
-	}
-	if !pl.resolve1808 {
-		pl.absRef = internPlan(steps&^(1<<RemoveDots1808)|1<<RemoveDots, nil)
 	}
 	return pl
 }

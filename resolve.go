@@ -26,17 +26,21 @@ func Resolve(base, ref string) (string, error) {
 	if f != nil {
 		return "", withArg(toError("Resolve", ref, rshift, f), "ref")
 	}
-	return resolve3986(&b, &r), nil
+	abs, _ := resolve3986(&b, &r)
+	return abs, nil
 }
 
-// resolve3986 returns the target of r against b (RFC 3986 §5.2.2, strict):
-// r itself, without allocating, when it is absolute and has no dot
-// segment, a new string otherwise.
-func resolve3986(b, r *parts) string {
+// resolve3986 returns the target of r against b (RFC 3986 §5.2.2,
+// strict), and its parts: r itself, without allocating, when it is
+// absolute and has no dot segment (its parts are r's), a new string
+// otherwise.
+func resolve3986(b, r *parts) (string, parts) {
 	if r.schemeEnd >= 0 && !hasDotSegment(r.s[r.pathStart:r.pathEnd]) {
-		return r.s
+		return r.s, *r
 	}
-	return ownedString(appendResolved(make([]byte, 0, len(b.s)+len(r.s)+2), b, r))
+	c := composer{b: make([]byte, 0, len(b.s)+len(r.s)+4)}
+	c.resolve3986(b, r)
+	return c.done()
 }
 
 func parseInput(s string) (parts, int, *failure) {
@@ -49,61 +53,128 @@ func parseInput(s string) (parts, int, *failure) {
 	return p, shift, f
 }
 
-// appendResolved appends the target URI of r against b (RFC 3986 §5.2.2,
-// strict) to dst, recomposed as §5.3 says.
-func appendResolved(dst []byte, b, r *parts) []byte {
+// composer builds a resolved URI from the components of a base and a
+// reference, which were read when they were parsed, and records where
+// each lands: the parts of the result come from its composition, and it
+// is not parsed again. (TestComposedParts holds them to a parse of the
+// result.)
+type composer struct {
+	b []byte
+	t parts
+}
+
+// done returns the composed URI and its parts.
+func (c *composer) done() (string, parts) {
+	s := ownedString(c.b)
+	c.t.s = s
+	return s, c.t
+}
+
+// scheme writes the scheme of src and ":".
+func (c *composer) scheme(src *parts) {
+	c.b = append(c.b, src.s[:src.schemeEnd]...)
+	c.t.schemeEnd, c.t.mScheme, c.t.kind = src.schemeEnd, src.mScheme, src.kind
+	c.b = append(c.b, ':')
+}
+
+// authority writes "//" and the authority of src.
+func (c *composer) authority(src *parts) {
+	c.b = append(c.b, "//"...)
+	d := len(c.b) - src.authStart
+	c.b = append(c.b, src.s[src.authStart:src.authEnd]...)
+	t := &c.t
+	t.hasAuth, t.authStart, t.authEnd = true, src.authStart+d, src.authEnd+d
+	t.hasUser, t.mUser, t.hasPort, t.mHost = src.hasUser, src.mUser, src.hasPort, src.mHost
+	t.hostStart, t.hostEnd = src.hostStart+d, src.hostEnd+d
+	if src.hasUser {
+		t.userEnd = src.userEnd + d
+	}
+}
+
+// path records the path written from offset at on.
+func (c *composer) path(at int) {
+	c.t.pathStart, c.t.pathEnd = at, len(c.b)
+	c.t.mPath = classesOf(c.b[at:])
+}
+
+// queryFragment ends the URI (RFC 3986 §5.3): the query, if any, with
+// its byte classes m, and the fragment of r, if any.
+func (c *composer) queryFragment(query string, hasQuery bool, m uint16, r *parts) {
+	if hasQuery {
+		c.b = append(c.b, '?')
+		c.t.hasQuery, c.t.queryStart, c.t.mQuery = true, len(c.b), m
+		c.b = append(c.b, query...)
+		c.t.queryEnd = len(c.b)
+	}
+	if r.hasFrag {
+		c.b = append(c.b, '#')
+		c.t.hasFrag, c.t.fragStart, c.t.mFrag = true, len(c.b), r.mFrag
+		c.b = append(c.b, r.s[r.fragStart:]...)
+	}
+}
+
+// classesOf is classes for bytes.
+func classesOf(b []byte) uint16 {
+	var m uint16
+	for _, c := range b {
+		m |= byteClass[c]
+	}
+	return m
+}
+
+// resolve3986 composes the target URI of r against b (RFC 3986 §5.2.2,
+// strict), recomposed as §5.3 says.
+func (c *composer) resolve3986(b, r *parts) {
 	rs, bs := r.s, b.s
 	rpath := rs[r.pathStart:r.pathEnd]
-	var scheme string
 	if r.schemeEnd >= 0 {
-		scheme = rs[:r.schemeEnd]
+		c.scheme(r)
 	} else {
-		scheme = bs[:b.schemeEnd]
+		c.scheme(b)
 	}
-	dst = append(dst, scheme...)
-	dst = append(dst, ':')
-
-	var auth *parts // whose authority the target has, if any
+	hasAuth := false
 	switch {
 	case r.schemeEnd >= 0 || r.hasAuth:
 		if r.hasAuth {
-			auth = r
+			c.authority(r)
+			hasAuth = true
 		}
 	case b.hasAuth:
-		auth = b
-	}
-	if auth != nil {
-		dst = append(dst, "//"...)
-		dst = append(dst, auth.s[auth.authStart:auth.authEnd]...)
+		c.authority(b)
+		hasAuth = true
 	}
 
-	pathAt := len(dst)
-	query, hasQuery := rs[r.queryStart:r.queryEnd], r.hasQuery
+	pathAt := len(c.b)
+	query, hasQuery, mQuery := rs[r.queryStart:r.queryEnd], r.hasQuery, r.mQuery
 	switch {
 	case r.schemeEnd >= 0 || r.hasAuth || strings.HasPrefix(rpath, "/"):
-		dst = append(dst, rpath...)
+		c.b = append(c.b, rpath...)
 	case rpath == "":
-		dst = append(dst, bs[b.pathStart:b.pathEnd]...)
+		c.b = append(c.b, bs[b.pathStart:b.pathEnd]...)
 		if !hasQuery {
-			query, hasQuery = bs[b.queryStart:b.queryEnd], b.hasQuery
+			query, hasQuery, mQuery = bs[b.queryStart:b.queryEnd], b.hasQuery, b.mQuery
 		}
 	default:
 		// merge (§5.2.3)
 		bpath := bs[b.pathStart:b.pathEnd]
 		if b.hasAuth && bpath == "" {
-			dst = append(dst, '/')
+			c.b = append(c.b, '/')
 		} else if k := strings.LastIndexByte(bpath, '/'); k >= 0 {
-			dst = append(dst, bpath[:k+1]...)
+			c.b = append(c.b, bpath[:k+1]...)
 		}
-		dst = append(dst, rpath...)
+		c.b = append(c.b, rpath...)
 	}
 	if !(r.schemeEnd < 0 && !r.hasAuth && rpath == "") {
-		dst = append(dst[:pathAt], removeDotSegmentsInPlace(dst[pathAt:])...)
+		c.b = append(c.b[:pathAt], removeDotSegmentsInPlace(c.b[pathAt:])...)
 	}
-	if auth == nil {
-		dst = guardPath(dst, pathAt)
+	if !hasAuth {
+		c.b = guardPath(c.b, pathAt)
 	}
-	return appendQueryFragment(dst, query, hasQuery, r)
+	c.path(pathAt)
+	if !hasQuery {
+		mQuery = 0
+	}
+	c.queryFragment(query, hasQuery, mQuery, r)
 }
 
 // guardPath writes a path that starts with "//", in a URI without an
@@ -113,7 +184,7 @@ func appendResolved(dst []byte, b, r *parts) []byte {
 // is the same one (RFC 3986 §3.3 forbids the "//" form; the WHATWG URL
 // Standard writes the same prefix). dst holds the path from pathAt on.
 // Every place that makes such a path calls it: both resolvers and the
-// dot-segment steps.
+// dot-segment steps (the writers through writer.guard).
 func guardPath(dst []byte, pathAt int) []byte {
 	if len(dst)-pathAt < 2 || dst[pathAt] != '/' || dst[pathAt+1] != '/' {
 		return dst
@@ -124,22 +195,9 @@ func guardPath(dst []byte, pathAt int) []byte {
 	return dst
 }
 
-// appendQueryFragment ends a recomposed reference (RFC 3986 §5.3): the
-// query, if any, and the fragment of r, if any.
-func appendQueryFragment(dst []byte, query string, hasQuery bool, r *parts) []byte {
-	if hasQuery {
-		dst = append(dst, '?')
-		dst = append(dst, query...)
-	}
-	if r.hasFrag {
-		dst = append(dst, '#')
-		dst = append(dst, r.s[r.fragStart:]...)
-	}
-	return dst
-}
-
 // resolve1808 makes ref absolute against base with the algorithm of
-// RFC 1808 §4, which the PDF Reference's "URL Strings" cites (step 1).
+// RFC 1808 §4, which the PDF Reference's "URL Strings" cites (step 1),
+// and returns it with its parts.
 // It differs from RFC 3986 §5.2: an empty reference keeps the
 // base's fragment; ";x" keeps the base path ("http://a/b/c/d;x"); a
 // reference whose path starts with "/" is used as is, dots included; and
@@ -152,46 +210,51 @@ func appendQueryFragment(dst []byte, query string, hasQuery bool, r *parts) []by
 // guardPath), and a reference with an empty net_loc ("///evil.com/x")
 // against a base whose scheme needs a host is an error rather than the
 // base's host with the path "/evil.com/x": a browser contacts evil.com.
-func resolve1808(b, r *parts) (string, *failure) {
+func resolve1808(b, r *parts) (string, parts, *failure) {
 	// Step 2a: an empty reference is the base URL, fragment included.
 	if r.s == "" {
-		return b.s, nil
+		return b.s, *b, nil
 	}
 	// Step 2b: a reference with a scheme is absolute.
 	if r.schemeEnd >= 0 {
-		return r.s, nil
+		return r.s, *r, nil
 	}
 	bs, rs := b.s, r.s
-	dst := make([]byte, 0, len(bs)+len(rs)+4)
-	dst = append(dst, bs[:b.schemeEnd+1]...) // step 2c: the base's scheme
+	c := composer{b: make([]byte, 0, len(bs)+len(rs)+4)}
+	c.scheme(b) // step 2c: the base's scheme
 	// Step 3: a non-empty net_loc makes the reference absolute.
 	if r.hasAuth && r.authStart < r.authEnd {
-		return ownedString(append(dst, rs...)), nil
+		c.authority(r)
+		pathAt := len(c.b)
+		c.b = append(c.b, rs[r.pathStart:r.pathEnd]...)
+		c.path(pathAt)
+		c.queryFragment(rs[r.queryStart:r.queryEnd], r.hasQuery, r.mQuery, r)
+		s, t := c.done()
+		return s, t, nil
 	}
-	if r.hasAuth && kindOf(bs[:b.schemeEnd]).needsHost() {
-		return "", fail(ComponentHost, r.authStart, ErrInvalidHost, "empty host in a reference against a base that needs one")
+	if r.hasAuth && b.kind.needsHost() {
+		return "", parts{}, fail(ComponentHost, r.authStart, ErrInvalidHost, "empty host in a reference against a base that needs one")
 	}
 	hasAuth := b.hasAuth
 	if hasAuth {
-		dst = append(dst, "//"...)
-		dst = append(dst, bs[b.authStart:b.authEnd]...)
+		c.authority(b)
 	}
 	rpath, rparams, hasRParams := splitParams(rs[r.pathStart:r.pathEnd])
-	rquery, hasRQuery := rs[r.queryStart:r.queryEnd], r.hasQuery
-	pathAt := len(dst)
+	rquery, hasRQuery, mQuery := rs[r.queryStart:r.queryEnd], r.hasQuery, r.mQuery
+	pathAt := len(c.b)
 	switch {
 	case strings.HasPrefix(rpath, "/"):
 		// Step 4: the path is not relative.
-		dst = append(dst, rpath...)
+		c.b = append(c.b, rpath...)
 	case rpath == "":
 		// Step 5: inherit the base path, then its params and query
 		// unless the reference has non-empty ones.
 		bpath, bparams, hasBParams := splitParams(bs[b.pathStart:b.pathEnd])
-		dst = append(dst, bpath...)
+		c.b = append(c.b, bpath...)
 		if rparams == "" {
 			rparams, hasRParams = bparams, hasBParams
 			if rquery == "" {
-				rquery, hasRQuery = bs[b.queryStart:b.queryEnd], b.hasQuery
+				rquery, hasRQuery, mQuery = bs[b.queryStart:b.queryEnd], b.hasQuery, b.mQuery
 			}
 		}
 	default:
@@ -199,25 +262,31 @@ func resolve1808(b, r *parts) (string, *failure) {
 		// the dot rules a-d.
 		bpath, _, _ := splitParams(bs[b.pathStart:b.pathEnd])
 		if k := strings.LastIndexByte(bpath, '/'); k >= 0 {
-			dst = append(dst, bpath[:k+1]...)
+			c.b = append(c.b, bpath[:k+1]...)
 		} else if hasAuth {
-			dst = append(dst, '/')
+			c.b = append(c.b, '/')
 		}
-		dst = append(dst, rpath...)
-		dst = append(dst[:pathAt], removeDotSegments1808(dst[pathAt:])...)
+		c.b = append(c.b, rpath...)
+		c.b = append(c.b[:pathAt], removeDotSegments1808(c.b[pathAt:])...)
 	}
 	if !hasAuth {
 		// Dot removal (step 6) or an empty net_loc ("////" against a
 		// base without one: step 4) can leave a path that starts with
 		// "//".
-		dst = guardPath(dst, pathAt)
+		c.b = guardPath(c.b, pathAt)
 	}
 	// Step 7: recombine.
 	if hasRParams {
-		dst = append(dst, ';')
-		dst = append(dst, rparams...)
+		c.b = append(c.b, ';')
+		c.b = append(c.b, rparams...)
 	}
-	return ownedString(appendQueryFragment(dst, rquery, hasRQuery, r)), nil
+	c.path(pathAt)
+	if !hasRQuery {
+		mQuery = 0
+	}
+	c.queryFragment(rquery, hasRQuery, mQuery, r)
+	s, t := c.done()
+	return s, t, nil
 }
 
 // splitParams splits an RFC 1808 path at its first ";".
@@ -228,22 +297,38 @@ func splitParams(path string) (p, params string, hasParams bool) {
 	return path, "", false
 }
 
-// normalizeRefWHATWG parses ref against base as the WHATWG URL Standard's
-// basic URL parser does, then writes it as profile p says (which has
-// ParseWHATWG). The base is parsed first, alone; a reference with a scheme
-// is parsed alone unless it is relative after all (a special scheme equal
-// to the base's: "http:foo" against an http base). Otherwise the
-// reference's form - network-path ("//h", "\\h"), absolute-path, query,
-// fragment, empty or path - takes the base's parts that the standard's
-// relative states take, and the result, an absolute URL, is parsed again:
-// the two give the same URL, as every state the reference still passes
-// through is one an absolute URL passes through too. (The file states'
-// drive-letter rules, which look at the base's path, are applied here.)
+// normalizeRefWHATWG reads ref against base as the WHATWG URL Standard's
+// basic URL parser does, and writes it as the plan says (which has
+// ParseWHATWG). The base is read first, alone, into a value: its key with
+// its components' offsets. A reference with a scheme is read alone unless
+// it is relative after all (a special scheme equal to the base's:
+// "http:foo" against an http base). Otherwise the reference's form -
+// empty, query, fragment, absolute-path or path - takes the parts of the
+// base's value that the standard's relative states take, as they are,
+// and the reference is read once, into the same value: its path goes on
+// from the base's segments ("shorten", then the path state), its query
+// and fragment after it. A network-path reference ("//h", "\\h") reads
+// as the absolute URL of the base's scheme and the reference (the
+// standard's relative slash state goes on in the authority states that
+// an absolute URL takes), once.
 func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	const op = "NormalizeRef"
-	bkey, err := keyString(op, "base", base, WHATWG.plan()) // no allocation when it is a key
-	if err != nil {
-		return "", err
+	var bu url
+	if shift, f := keyInto(&bu, base, WHATWG.plan()); f != nil {
+		return "", withArg(toError(op, base, shift, f), "base")
+	}
+	// A reference that starts with a scheme and "//" is read as an
+	// absolute URL, whatever the base ("special authority slashes state",
+	// "authority state"): when the quick scan keys it whole, that is its
+	// key.
+	var u url
+	u.w.src, u.w.slack = ref, 1
+	var h handover
+	if len(ref) <= MaxLength && u.scan(ref, pl, &h) == scanDone {
+		if pl.keys != 0 {
+			runKeyPasses(&u, pl)
+		}
+		return u.result(), nil
 	}
 	in, shift, f := trim(ref)
 	if f == nil {
@@ -258,26 +343,46 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	if r != in {
 		shift = -1 // offsets into the rewritten reference are unknown
 	}
+	bkey := bu.str()
 	rest := r
 	if n := whatwgSchemeLength(r); n >= 0 {
-		bn := whatwgSchemeLength(bkey)
-		if !kindOf(bkey[:bn]).special() || !strings.EqualFold(r[:n], bkey[:bn]) {
+		if !bu.kind.special() || !strings.EqualFold(r[:n], bkey[:bu.schemeEnd]) {
 			return keyString(op, "ref", ref, pl) // an absolute URL: the base plays no part
 		}
 		rest = r[n+1:] // "http:foo" against an http base is relative
 	}
-	var b parts
-	if f := b.parse(bkey, syntaxWHATWG); f != nil {
-		return "", withArg(toError(op, base, 0, f), "base") // cannot happen: bkey is a key
-	}
-	abs, f := resolveWHATWG(&b, rest, r)
-	if f != nil {
+	if bu.opaque && !strings.HasPrefix(rest, "#") {
+		// "no scheme state": only a fragment may follow a base with an
+		// opaque path.
+		f := fail(ComponentURL, 0, ErrRelative, "relative reference against a base with an opaque path")
 		if shift < 0 {
 			f.off = -1
 		}
 		return "", withArg(toError(op, ref, max(shift, 0), f), "ref")
 	}
-	return keyString(op, "resolved", abs, pl)
+	if bu.special() && len(rest) > 1 && isSlash(rest[0]) && isSlash(rest[1]) || !bu.special() && strings.HasPrefix(rest, "//") {
+		// A network-path reference: the base's scheme and the reference.
+		// When the reference has that scheme itself ("HTTP://h/" against
+		// an http base), that is the reference, read alone (its scheme
+		// differs in case at most, which the key does not keep).
+		if len(rest) < len(r) {
+			if key, err := keyString(op, "resolved", r, pl); err == nil {
+				return key, nil
+			}
+		}
+		return keyString(op, "resolved", bkey[:bu.schemeEnd+1]+rest, pl)
+	}
+	u = url{}
+	if f := resolveWHATWGInto(&u, &bu, rest, pl); f != nil {
+		if shift < 0 {
+			f.off = -1
+		}
+		return "", withArg(toError(op, ref, max(shift, 0), f), "ref")
+	}
+	if pl.keys != 0 {
+		runKeyPasses(&u, pl)
+	}
+	return u.result(), nil
 }
 
 // whatwgSchemeLength returns the length of the scheme of s as the
@@ -298,76 +403,97 @@ func whatwgSchemeLength(s string) int {
 	return -1
 }
 
-// resolveWHATWG composes the absolute URL that the relative reference
-// rest means against the base b (a WHATWG key, parsed), as the standard's
-// "no scheme", "relative", "relative slash", "file" and "file slash"
-// states do. ref is the whole reference, for error offsets.
-func resolveWHATWG(b *parts, rest, ref string) (string, *failure) {
-	bs := b.s
-	if b.opaque {
-		// "no scheme state": only a fragment may follow a base with an
-		// opaque path.
-		if strings.HasPrefix(rest, "#") {
-			return cutFragment(b) + rest, nil
-		}
-		return "", fail(ComponentURL, 0, ErrRelative, "relative reference against a base with an opaque path")
-	}
-	isSep := func(c byte) bool { return c == '/' || (b.special && c == '\\') }
-	file := kindOf(bs[:b.schemeEnd]) == schemeFile
+// special reports whether u's scheme is special (the WHATWG URL
+// Standard's: http, https, ws, wss, ftp, file).
+func (u *url) special() bool { return u.kind.special() }
+
+// resolveWHATWGInto writes into u the URL that the relative reference
+// rest (no network-path one) means against the base bu, a key of
+// ParseWHATWG, as the standard's "no scheme", "relative", "relative
+// slash", "file" and "file slash" states do, by the plan pl.
+func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
+	bkey := bu.str()
+	file := bu.kind == schemeFile
+	// What the reference keeps of the base: a prefix of its key, through
+	// the end of its path (prefixEnd), and how many segments of its path
+	// the prefix holds, for the reference's path to go on from.
+	prefixEnd, segments, skip := bu.pathStart, 0, 0
+	pathFromBase := false // the reference has no path: the base's, whole
 	switch {
-	case rest == "":
-		return cutFragment(b), nil
+	case rest == "" || rest[0] == '#':
+		prefixEnd, pathFromBase = bu.queryEnd, true // the base without its fragment
 	case rest[0] == '?':
-		return bs[:b.pathEnd] + rest, nil
-	case rest[0] == '#':
-		return cutFragment(b) + rest, nil
-	case isSep(rest[0]) && len(rest) > 1 && isSep(rest[1]):
-		// A network-path reference: the base's scheme and the reference.
-		return bs[:b.schemeEnd+1] + rest, nil
-	case isSep(rest[0]):
+		prefixEnd, pathFromBase = bu.pathEnd, true
+	case isSlash(rest[0]) && bu.special() || rest[0] == '/':
 		// An absolute-path reference: the base's scheme and authority. A
 		// file URL keeps the base's drive letter unless the reference
 		// names its own ("file slash state").
-		prefix := bs[:b.pathStart]
-		if file && !startsWithDriveLetter(rest[1:]) {
-			if d := baseDriveLetter(b); d != "" {
-				prefix += d
-			}
+		if file && !startsWithDriveLetter(rest[1:]) && bu.driveLetter() {
+			prefixEnd, segments = bu.pathStart+3, 1
 		}
-		return prefix + rest, nil
 	case file && startsWithDriveLetter(rest):
 		// "file state": a drive letter replaces the base's path.
-		return bs[:b.pathStart] + "/" + rest, nil
+	default:
+		// A path reference: the base's path without its last segment
+		// ("shorten"), then the reference. A path without an authority
+		// that starts with an empty segment is written "/.//" (see
+		// guardPath): its segments start after the "/.".
+		path := bkey[bu.pathStart:bu.pathEnd]
+		if !bu.hasAuth && strings.HasPrefix(path, "/.//") {
+			skip = 2
+		}
+		k := strings.LastIndexByte(path, '/')
+		if file && len(path) == 3 && bu.driveLetter() {
+			k = 3 // a lone drive letter is never shortened
+		}
+		prefixEnd = bu.pathStart + max(k, skip)
+		segments = strings.Count(path[skip:max(k, skip)], "/")
 	}
-	// A path reference: the base's path without its last segment
-	// ("shorten"), then the reference.
-	path := bs[b.pathStart:b.pathEnd]
-	dir := path[:strings.LastIndexByte(path, '/')+1]
+	if rest == "" {
+		// The base without its fragment (bu is not used again: u takes
+		// over its buffer).
+		*u = *bu
+		u.w.truncate(prefixEnd)
+		u.hasFrag = false
+		u.fragStart = u.queryEnd
+		return nil
+	}
+
+	// The value starts as the prefix of the base's key, copied, and the
+	// reference is written after it: its path going on from the base's
+	// segments, or, when it has none, its query or fragment after the
+	// base's.
+	*u = *bu
+	u.w = writer{src: rest, dirty: true, slack: 32}
+	u.w.buf = append(make([]byte, 0, prefixEnd+len(rest)+32), bkey[:bu.pathStart]...)
+	u.w.buf = append(u.w.buf, bkey[bu.pathStart+skip:prefixEnd]...)
+	e := engine{u: *u, s: rest, pl: pl, kind: bu.kind}
+	e.pr = parts{s: rest, schemeEnd: -1, hasAuth: bu.hasAuth, kind: bu.kind, special: bu.special()}
+	e.pr.readTail(0, syntaxWHATWG, false) // (a leading separator is the path state's to skip)
+	var f *failure
 	switch {
-	case file && len(path) == 3 && baseDriveLetter(b) != "":
-		dir = path + "/" // a lone drive letter is never shortened
-	case dir == "":
-		dir = "/"
+	case !pathFromBase:
+		if f = e.writePath(bu.pathStart, segments); f == nil {
+			if f = e.writeQuery(); f == nil {
+				f = e.writeFragment()
+			}
+		}
+	case rest[0] == '?':
+		if f = e.writeQuery(); f == nil {
+			f = e.writeFragment()
+		}
+	default: // "#": the base's query stays
+		f = e.writeFragment()
 	}
-	return bs[:b.pathStart] + dir + rest, nil
+	*u = e.u
+	return f
 }
 
-// cutFragment returns the key b without its fragment.
-func cutFragment(b *parts) string {
-	if b.hasFrag {
-		return b.s[:b.fragStart-1]
-	}
-	return b.s
-}
-
-// baseDriveLetter returns the first segment of b's path, with its "/",
-// when it is a normalized Windows drive letter ("/C:"), else "".
-func baseDriveLetter(b *parts) string {
-	path := b.s[b.pathStart:b.pathEnd]
-	if len(path) >= 3 && path[0] == '/' && isWindowsDriveLetter(path[1:3]) && path[2] == ':' && (len(path) == 3 || path[3] == '/') {
-		return path[:3]
-	}
-	return ""
+// driveLetter reports whether u's path starts with a normalized Windows
+// drive letter segment ("/C:" then the end or "/").
+func (u *url) driveLetter() bool {
+	path := u.str()[u.pathStart:u.pathEnd]
+	return len(path) >= 3 && path[0] == '/' && isWindowsDriveLetter(path[1:3]) && path[2] == ':' && (len(path) == 3 || path[3] == '/')
 }
 
 // startsWithDriveLetter is the standard's "starts with a Windows drive

@@ -201,24 +201,6 @@ func TestAppendLower(t *testing.T) {
 	}
 }
 
-// TestQuickResolution holds the shortcut of Resolve and NormalizeRef (an
-// absolute reference that is already canonical) to the full path.
-func TestQuickResolution(t *testing.T) {
-	in := append(seedInputs(t), "http://h/../g", "http://h/./g", "http://h/a/..", "HTTP://h/g", "http://h/g#f")
-	bases := []string{"http://a/b/c/d;p?q", "HTTP://A/b", "foo:x"}
-	for _, base := range bases {
-		for _, ref := range in {
-			for _, p := range fastProfiles() {
-				got, err := NormalizeRef(base, ref, p)
-				want, werr := normalizeRef(base, ref, p.plan())
-				if got != want || (err == nil) != (werr == nil) {
-					t.Errorf("NormalizeRef(%q, %q, %v) = %q, %v, want %q, %v", base, ref, p, got, err, want, werr)
-				}
-			}
-		}
-	}
-}
-
 // TestKindOf compares kindOf, which reads a scheme as words, with a plain
 // case-insensitive comparison, over every scheme of up to five bytes
 // drawn from the letters of the known schemes, their capitals and other

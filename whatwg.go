@@ -278,8 +278,10 @@ func whatwgDomainToASCII(h string, off int) ([]byte, *failure) {
 // in a special URL, a single-dot segment ("." or "%2e" in any case) goes,
 // a double-dot one also takes the segment before it ("shorten"), except a
 // file URL's drive letter, and a drive letter first in a file URL's path
-// is written with ":". A special URL's path is never empty.
-func (e *engine) whatwgPath() {
+// is written with ":". A special URL's path is never empty. The output
+// from pathAt on holds the first segments of the path already, segments
+// of them (a reference's path goes on from its base's).
+func (e *engine) whatwgPath(pathAt, segments int) {
 	pr, w, s := &e.pr, &e.u.w, e.s
 	i, j := pr.pathStart, pr.pathEnd
 	if pr.opaque {
@@ -299,8 +301,6 @@ func (e *engine) whatwgPath() {
 	if i < j && isSep(s[i]) {
 		i++
 	}
-	pathAt := w.length()
-	segments := 0
 	file := e.kind == schemeFile
 	for {
 		k := i
