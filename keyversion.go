@@ -66,7 +66,7 @@ var stepRuleVersions = [numSteps]int{
 	DefaultScheme:         1,
 	DecodeAll:             1,
 	PlusToSpace:           1,
-	ResolveRFC1808:        1,
+	ResolveRFC1808:        2,
 	RemoveFragment:        1,
 	LowercaseScheme:       1,
 	LowercaseHost:         1,
@@ -113,7 +113,7 @@ var stepRuleVersions = [numSteps]int{
 // the new version and says what changed and why, and with the golden
 // files regenerated (docs/keys.md).
 var profileRuleVersions = map[string]int{
-	"WebCapture": 1,
+	"WebCapture": 2,
 	"RFC3986":    1,
 	"IRI":        1,
 	"POWDER":     1,

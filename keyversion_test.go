@@ -34,6 +34,7 @@ var recordedStepDigests = map[string]string{
 	"crawler/2":    "b695c0ab8317",
 	"archive/2":    "cc7c9fb0130d",
 	"aggressive/2": "1fc11235eb65",
+	"webcapture/2": "51e7a33dbd58",
 }
 
 func stepsDigest(p Profile) string {

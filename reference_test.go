@@ -273,7 +273,10 @@ func resolve1808Slow(base, ref string) (target string, ok bool) {
 		s += "//" + E.netloc
 	}
 	path := E.path
-	if E.absPath {
+	if E.absPath || E.hasNetloc && (path != "" || E.hasParams) {
+		// (added: after a net_loc a path is an abs_path, RFC 1808
+		// §2.2: net_path = "//" net_loc [ abs_path ]; the base's empty
+		// path with the reference's params is "/;x")
 		path = "/" + path
 	}
 	if !E.hasNetloc && strings.HasPrefix(path, "//") {

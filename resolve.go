@@ -280,6 +280,15 @@ func resolve1808(b, r *parts) (string, parts, *failure) {
 		c.b = append(c.b, ';')
 		c.b = append(c.b, rparams...)
 	}
+	if hasAuth && len(c.b) > pathAt && c.b[pathAt] != '/' {
+		// A path after a net_loc is "/" rel_path (RFC 1808 §2.2): the
+		// base's empty path with the reference's params (";x" against
+		// "http://a") is "/;x", not text that reads back as the host
+		// "a;x".
+		c.b = append(c.b, 0)
+		copy(c.b[pathAt+1:], c.b[pathAt:])
+		c.b[pathAt] = '/'
+	}
 	c.path(pathAt)
 	if !hasRQuery {
 		mQuery = 0

@@ -1,6 +1,9 @@
 package canon
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // checkComposedParts holds the parts a resolver composed with its result
 // to a fresh parse of the result: the engine writes a resolved URI from
@@ -47,5 +50,27 @@ func TestComposedParts(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Fatalf("only %d pairs checked", n)
+	}
+}
+
+// TestResolve1808ParamsAfterNetloc: RFC 1808 resolution of a reference
+// of params alone against a base with a net_loc and an empty path gives
+// the path "/;x" (RFC 1808 §2.2: after a net_loc a path is an abs_path),
+// not text that reads back as the host "a;x".
+func TestResolve1808ParamsAfterNetloc(t *testing.T) {
+	for _, tc := range []struct{ base, ref, want string }{
+		{"http://A", ";0", "http://a/;0"},
+		{"http://a", ";x?q", "http://a/;x?q"},
+		{"http://a/", ";x", "http://a/;x"},
+		{"http://a?b", ";x", "http://a/;x"}, // (params: the base's query is not inherited, step 5a)
+		{"foo:", ";x", "foo:;x"},
+	} {
+		got, err := NormalizeRef(tc.base, tc.ref, WebCapture)
+		if got != tc.want || err != nil {
+			t.Errorf("NormalizeRef(%q, %q, WebCapture) = %q, %v, want %q", tc.base, tc.ref, got, err, tc.want)
+		}
+		if r, err := Parse(got); err == nil && r.HasAuthority && strings.ContainsRune(r.Host, ';') {
+			t.Errorf("NormalizeRef(%q, %q, WebCapture) = %q reads back with the host %q", tc.base, tc.ref, got, r.Host)
+		}
 	}
 }
