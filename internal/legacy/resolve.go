@@ -225,6 +225,12 @@ func resolve1808(b, r *parts) (string, *failure) {
 		dst = append(dst, ';')
 		dst = append(dst, rparams...)
 	}
+	if hasAuth && len(dst) > pathAt && dst[pathAt] != '/' {
+		// (webcapture/2, applied to the oracle too: "/" rel_path)
+		dst = append(dst, 0)
+		copy(dst[pathAt+1:], dst[pathAt:])
+		dst[pathAt] = '/'
+	}
 	return ownedString(appendQueryFragment(dst, rquery, hasRQuery, r)), nil
 }
 
