@@ -240,10 +240,3 @@ func withArg(err error, arg string) error {
 	}
 	return err
 }
-
-func relabel(err error, op string) error {
-	if e, ok := err.(*Error); ok {
-		e.Op = op
-	}
-	return err
-}

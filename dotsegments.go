@@ -1,6 +1,9 @@
 package canon
 
-import "unsafe"
+import (
+	"bytes"
+	"unsafe"
+)
 
 // RemoveDotSegments removes the "." and ".." segments of path as
 // RFC 3986 §5.2.4 describes: "/a/b/c/./../../g" -> "/a/g". A ".." that has
@@ -13,7 +16,7 @@ func RemoveDotSegments(path string) string {
 	if !hasDotSegment(path) {
 		return path
 	}
-	b := removeDotSegmentsInPlace([]byte(path))
+	b := removeDots([]byte(path), dotsRFC3986, false)
 	return string(b)
 }
 
@@ -202,29 +205,39 @@ func topStart(b []byte, start, w int) int {
 	return i
 }
 
-// removeDotSegmentsWHATWG removes the dot segments of a path the WHATWG
-// URL Standard wrote (it starts with "/"), in place, as its path state
-// does when it reads the path again: a single-dot segment ("." or "%2e",
-// any case) goes, a double-dot one ("..", ".%2e", "%2e.", "%2e%2e") also
-// takes the segment before it ("shorten"), except in a file URL whose
-// path is one normalized Windows drive letter ("/C:"), and either one
-// that ends the path leaves a "/" behind. It serves the key steps, whose
-// cuts can expose such a segment ("/a/..;jsessionid=<id>/b").
-func removeDotSegmentsWHATWG(path []byte, file bool) []byte {
-	if len(path) == 0 || path[0] != '/' {
+// removeSegments removes the dot segments of an absolute path (one that
+// starts with "/"), in place, with a stack of the segments kept, which
+// is what RFC 3986 §5.2.4's loop computes for such a path and what the
+// WHATWG URL Standard's path state does: a single-dot segment goes, a
+// double-dot one also takes the segment before it ("shorten"), and either
+// one that ends the path leaves a "/" behind ("/a/b/.." -> "/a/"). With
+// escapedDots, "%2e" (any case) is a dot too, as the standard reads it;
+// with file, a ".." keeps a file URL's lone normalized Windows drive
+// letter ("/C:/.." -> "/C:/"). The segments before the first dot segment
+// stay where they are.
+func removeSegments(path []byte, escapedDots, file bool) []byte {
+	first := firstDotSegment(path)
+	if escapedDots && bytes.IndexByte(path, '%') >= 0 {
+		first = 0 // "%2e" is a dot: read every segment
+	}
+	if first < 0 || len(path) == 0 || path[0] != '/' {
 		return path
 	}
-	w := 0 // path[:w] is the output, "/" + segments joined by "/"
-	segments := 0
-	for r := 1; r <= len(path); {
+	w := first // path[:w] is the output, "/" + segments joined by "/"
+	segments := bytes.Count(path[:w], slash)
+	for r := w + 1; r <= len(path); {
 		e := r
 		for e < len(path) && path[e] != '/' {
 			e++
 		}
 		seg := unsafe.String(unsafe.SliceData(path[r:]), e-r)
 		last := e == len(path)
+		dot, dotDot := seg == ".", seg == ".."
+		if escapedDots && !dot && !dotDot {
+			dot, dotDot = isSingleDot(seg), isDoubleDot(seg)
+		}
 		switch {
-		case isDoubleDot(seg):
+		case dotDot:
 			if segments > 0 && !(file && segments == 1 && w == 3 && path[2] == ':' && isWindowsDriveLetter(unsafe.String(&path[1], 2))) {
 				w = lastSlash(path[:w])
 				segments--
@@ -234,7 +247,7 @@ func removeDotSegmentsWHATWG(path []byte, file bool) []byte {
 				w++
 				segments++
 			}
-		case isSingleDot(seg):
+		case dot:
 			if last {
 				path[w] = '/'
 				w++
@@ -251,6 +264,17 @@ func removeDotSegmentsWHATWG(path []byte, file bool) []byte {
 	return path[:w]
 }
 
+var slash = []byte{'/'}
+
+// removeDotSegmentsWHATWG removes the dot segments of a path the WHATWG
+// URL Standard wrote (it starts with "/"), in place, as its path state
+// does when it reads the path again (see removeSegments: "%2e" is a dot,
+// a file URL keeps its drive letter). The key steps call it on the paths
+// they decode.
+func removeDotSegmentsWHATWG(path []byte, file bool) []byte {
+	return removeSegments(path, true, file)
+}
+
 // removeDots removes the dot segments of path, in place, by rule: RFC
 // 3986 §5.2.4, RFC 1808 §4 step 6, or the WHATWG URL Standard's path
 // state (file says whether the URL is a file URL, whose drive letter a
@@ -258,7 +282,10 @@ func removeDotSegmentsWHATWG(path []byte, file bool) []byte {
 func removeDots(path []byte, rule dotRule, file bool) []byte {
 	switch rule {
 	case dotsRFC3986:
-		return removeDotSegmentsInPlace(path)
+		if len(path) > 0 && path[0] == '/' {
+			return removeSegments(path, false, false)
+		}
+		return removeDotSegmentsInPlace(path) // a rootless path: the RFC's steps to the letter
 	case dotsRFC1808:
 		return removeDotSegments1808(path)
 	case dotsWHATWG:

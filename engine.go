@@ -196,7 +196,7 @@ func (e *engine) runTail() *failure {
 	if e.kind.needsHost() && u.hostEnd == u.hostStart {
 		return fail(ComponentHost, pr.authStart, ErrInvalidHost, "missing host")
 	}
-	if f := e.writePath(w.length(), 0); f != nil {
+	if f := e.writePath(w.length()); f != nil {
 		return f
 	}
 	if f := e.writeQuery(); f != nil {
@@ -206,13 +206,13 @@ func (e *engine) runTail() *failure {
 }
 
 // writePath writes the path (§3.3) at output offset pathAt, where the
-// output already holds segments of it (resolution: the base's path, its
-// last segment cut), and sets its offsets.
-func (e *engine) writePath(pathAt, segments int) *failure {
+// output may hold its first segments already (resolution: the base's
+// path, its last segment cut), and sets its offsets.
+func (e *engine) writePath(pathAt int) *failure {
 	pr, w, pl, u := &e.pr, &e.u.w, e.pl, &e.u
 	u.pathStart = pathAt
 	if pl.whatwg {
-		e.whatwgPath(pathAt, segments)
+		e.whatwgPath(pathAt)
 	} else {
 		if f := e.component(pr.pathStart, pr.pathEnd, pr.mPath, ComponentPath); f != nil {
 			return f
@@ -259,41 +259,10 @@ func (e *engine) writeFragment() *failure {
 			return f
 		}
 	}
-	if pl.esc <= escapeNorm && e.encodeTrailingSpaces() { // only these modes write raw spaces
-		// The last component grew.
-		switch n := w.length(); {
-		case u.hasFrag:
-		case u.hasQuery:
-			u.queryEnd, u.fragStart = n, n
-		default:
-			u.pathEnd, u.queryStart, u.queryEnd, u.fragStart = n, n, n, n
-		}
+	if pl.esc <= escapeNorm { // only these modes write raw spaces
+		u.encodeFinalSpaces()
 	}
 	return nil
-}
-
-// encodeTrailingSpaces writes spaces that end the output as "%20". Only
-// profiles that keep characters outside the grammar (WebCapture) can end
-// a key with a space, when RemoveFragment cuts "http://h/a #f" to
-// "http://h/a ". Read again, that key would lose the space to trimming;
-// "%20" keeps it apart from "http://h/a", as a browser does (it sends
-// /a%20), and keeps the profile idempotent.
-func (e *engine) encodeTrailingSpaces() bool {
-	w := &e.u.w
-	str, b := w.tail(0)
-	n := len(str) + len(b)
-	k := n
-	for k > 0 && (b == nil && str[k-1] == ' ' || b != nil && b[k-1] == ' ') {
-		k--
-	}
-	if k == n {
-		return false
-	}
-	w.truncate(k)
-	for ; k < n; k++ {
-		w.str("%20")
-	}
-	return true
 }
 
 // invalidUTF8At returns the offset of the first byte of s that is not
@@ -392,7 +361,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 				set = setSpecialQuery
 			}
 		}
-		e.whatwgEncode(i, j, set)
+		e.encode(i, j, set)
 		return nil
 	case escapeKeep:
 		w.run(i, j)
@@ -409,7 +378,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 		return nil
 	}
 	if e.pl.esc == escapePOWDER {
-		e.powderEscape(i, j)
+		e.encode(i, j, setPOWDER)
 		return nil
 	}
 	pl := e.pl
@@ -429,7 +398,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 			if !validEscapeBefore(s, k, j) {
 				return fail(comp, k, ErrInvalidEscape, "invalid percent-encoding")
 			}
-			if v := unhex(s[k+1])<<4 | unhex(s[k+2]); decIRI && v >= 0x80 {
+			if v := tripletValue(s, k); decIRI && v >= 0x80 {
 				if r, size := decodeEscapedRune(s, k, j); size > 0 && iriAllowed(r, inQuery) {
 					w.run(start, k)
 					var b [utf8.UTFMax]byte
@@ -482,7 +451,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 // triplet stays as written.
 func (e *engine) escapeTriplet(start, k int, decode, lowerDecoded bool) bool {
 	s, w := e.s, &e.u.w
-	v := unhex(s[k+1])<<4 | unhex(s[k+2])
+	v := tripletValue(s, k)
 	switch e.pl.triplet(v, s[k+1], s[k+2], decode) {
 	case tripletDecode:
 		w.run(start, k)
@@ -499,23 +468,6 @@ func (e *engine) escapeTriplet(start, k int, decode, lowerDecoded bool) bool {
 		return false
 	}
 	return true
-}
-
-// powderEscape writes s[i:j] of a decoded POWDER input with the octets
-// that would not read back the same encoded: "%", space, "\", control
-// characters, DEL and non-ASCII (and the rest of clsOutside is kept).
-func (e *engine) powderEscape(i, j int) {
-	w, s := &e.u.w, e.s
-	start := i
-	for k := i; k < j; k++ {
-		c := s[k]
-		if c == '%' || c <= ' ' || c == '\\' || c >= 0x7f {
-			w.run(start, k)
-			w.escaped(c)
-			start = k + 1
-		}
-	}
-	w.run(start, j)
 }
 
 // nfc normalizes to NFC the output from offset at on, run by run (RFC
@@ -630,10 +582,12 @@ func removeOutputDots(w *writer, pathAt int, pl *plan, hasAuth bool, hint int) {
 		if hint == dotsNoDot || hint == dotsMaybe && !hasDotSegment(str) {
 			return
 		}
-		if len(str) <= 256 {
-			// The path is still the input's: it is rewritten on the
-			// stack and copied once if it changed (RFC 1808 keeps a ".."
-			// with nothing to cancel, and then the path stays uncopied).
+		if len(str) <= 256 && !(hint == dotsSeen && pl.dots != dotsRFC1808) {
+			// The path is still the input's, and may stay so: it is
+			// rewritten on the stack and copied once if it changed (RFC
+			// 1808 keeps a ".." with nothing to cancel, and then the path
+			// stays uncopied). A dot segment seen under the other rules
+			// always goes: the path is copied and rewritten in place.
 			var tmp [256]byte
 			out := removeDots(append(tmp[:0], str...), pl.dots, false)
 			if len(out) == len(str) {

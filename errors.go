@@ -277,7 +277,7 @@ func readerView(s string, dropTabs bool, decode int) (string, []int32) {
 		if decode == 1 && c == '%' && validEscape(s, k) {
 			// Decoded once, the triplet is one byte that is not read
 			// again; from[...] records where the triplet started.
-			b = append(b, unhex(s[k+1])<<4|unhex(s[k+2]))
+			b = append(b, tripletValue(s, k))
 			from = append(from, int32(k))
 			k += 2
 			continue
@@ -288,7 +288,7 @@ func readerView(s string, dropTabs bool, decode int) (string, []int32) {
 			// A triplet can only end at the byte just written: decode
 			// it, and look back again (see decodeRepeatedlyInPlace).
 			for w := len(b); w >= 3 && b[w-3] == '%' && isHex(b[w-2]) && isHex(b[w-1]); w = len(b) {
-				b[w-3] = unhex(b[w-2])<<4 | unhex(b[w-1])
+				b[w-3] = tripletValue(b, w-3)
 				b, from = b[:w-2], from[:w-2]
 			}
 		}

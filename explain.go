@@ -21,8 +21,8 @@ type Change struct {
 // can. Explain is for people reading why two URLs got one key; Normalize
 // does none of this work.
 func Explain(rawURL string, p Profile) ([]Change, error) {
-	if _, err := Normalize(rawURL, p); err != nil {
-		return nil, relabel(err, "Explain")
+	if _, err := keyString("Explain", "", rawURL, p.plan()); err != nil {
+		return nil, err
 	}
 	in, _, _ := trim(rawURL)
 	var changes []Change
@@ -30,7 +30,7 @@ func Explain(rawURL string, p Profile) ([]Change, error) {
 	var steps uint64
 	for _, s := range p.Steps() {
 		steps |= 1 << s
-		key, err := Normalize(rawURL, profileOf(steps, p.plan().rules))
+		key, err := keyString("Explain", "", rawURL, profileOf(steps, p.plan().rules).plan())
 		if err != nil {
 			// The steps so far cannot read the input without a later
 			// one (ParseWHATWG alone cannot read "example.com/", which

@@ -75,7 +75,7 @@ func (e *engine) host() (int, *failure) {
 		if k := firstOf(s, i, j, clsCtl|clsOutside|clsPct); k < j {
 			return 0, fail(ComponentHost, k, ErrInvalidHost, "invalid character")
 		}
-		e.lowerPOWDERHost(i, j)
+		e.hostBytes(i, j, e.pl.has(LowercaseHost), true, false, false) // (a decoded host holds no "%")
 	default:
 		if f := e.regName(i, j, m); f != nil {
 			return 0, f
@@ -214,28 +214,6 @@ func (e *engine) ipLiteral(i, j int) {
 	w.run(start, j)
 }
 
-// lowerPOWDERHost writes a decoded POWDER host: lowercase (if asked), and
-// non-ASCII octets percent-encoded so that the key reads back the same.
-func (e *engine) lowerPOWDERHost(i, j int) {
-	s, w := e.s, &e.u.w
-	lowerCase := e.pl.has(LowercaseHost)
-	start := i
-	for k := i; k < j; k++ {
-		c := s[k]
-		switch {
-		case c >= utf8.RuneSelf:
-			w.run(start, k)
-			w.escaped(c)
-			start = k + 1
-		case lowerCase && byteClass[c]&clsUpper != 0:
-			w.run(start, k)
-			w.byte(c + ('a' - 'A'))
-			start = k + 1
-		}
-	}
-	w.run(start, j)
-}
-
 // regName writes a registered name (RFC 3986 §3.2.2): letters lowercased,
 // percent-encoded unreserved octets decoded and other escapes uppercased
 // as the profile says, and non-ASCII labels through IDNA.
@@ -255,14 +233,23 @@ func (e *engine) regName(i, j int, m uint16) *failure {
 	if idnaOn && (m&clsNonASCII != 0 || pl.has(HostToUnicode) || decodesToNonASCII(s, i, j)) {
 		return e.idnaHost(i, j)
 	}
-	decode := pl.has(DecodeUnreserved) || pl.has(DecodeIUnreserved)
-	encode := e.pl.esc == escapeURI
+	e.hostBytes(i, j, lowerCase, e.pl.esc == escapeURI, e.pl.esc != escapeKeep, pl.decodeUnres || pl.decodeIUnres)
+	return nil
+}
+
+// hostBytes writes the host s[i:j] byte by byte: ASCII letters
+// lowercased if lowerCase, non-ASCII octets percent-encoded if encode,
+// and triplets (valid: parse checked them) by the plan's triplet rule if
+// escapes, unreserved octets decoded (and lowercased with the letters)
+// if decode. POWDER writes a decoded host with it, and every other
+// profile a registered name that needs more than lowercasing.
+func (e *engine) hostBytes(i, j int, lowerCase, encode, escapes, decode bool) {
+	s, w := e.s, &e.u.w
 	start := i
 	for k := i; k < j; {
 		c := s[k]
 		switch {
-		case c == '%' && e.pl.esc != escapeKeep:
-			// parse checked the triplet.
+		case c == '%' && escapes:
 			if e.escapeTriplet(start, k, decode, lowerCase) {
 				start = k + 3
 			}
@@ -283,7 +270,6 @@ func (e *engine) regName(i, j int, m uint16) *failure {
 		k++
 	}
 	w.run(start, j)
-	return nil
 }
 
 // hasACEPrefix reports whether a label of h starts with "xn--" (in any
@@ -333,7 +319,7 @@ func (e *engine) idnaHost(i, j int) *failure {
 				b = append(b, host[k])
 				continue
 			}
-			v := unhex(host[k+1])<<4 | unhex(host[k+2])
+			v := tripletValue(host, k)
 			if v >= utf8.RuneSelf || byteClass[v]&clsUnreserved != 0 {
 				b = append(b, v)
 			} else {

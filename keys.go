@@ -63,7 +63,7 @@ func runKeyPasses(u *url, pl *plan) {
 	if pl.keys&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
 		k.fileDriveLetter()
 	}
-	k.encodeTrailingSpaces()
+	u.encodeFinalSpaces() // a pass that cuts the end can leave one
 }
 
 // view returns the output's bytes: u's buffer once owned, and until then
@@ -321,38 +321,6 @@ func (k *keyPass) pathCut() {
 	k.fileDriveLetter()
 }
 
-// encodeTrailingSpaces writes spaces that end the key as "%20", as the
-// engine does for the profiles that keep raw spaces (see
-// engine.encodeTrailingSpaces): a key step that cuts the end of the key
-// ("http://h/a /" -> "http://h/a " by RemoveTrailingSlash, "?a= &utm_x=1"
-// -> "?a= " by RemoveTrackingParams) would otherwise leave a key whose
-// last space is trimmed when it is read again.
-func (k *keyPass) encodeTrailingSpaces() {
-	u := k.u
-	s := u.str()
-	n := len(s)
-	j := n
-	for j > 0 && s[j-1] == ' ' {
-		j--
-	}
-	if j == n {
-		return
-	}
-	enc := make([]byte, 0, 3*(n-j))
-	for ; j < n; j++ {
-		enc = append(enc, "%20"...)
-	}
-	u.replace(n-len(enc)/3, n, enc)
-	// The last component grew.
-	switch n := u.w.length(); {
-	case u.hasFrag:
-	case u.hasQuery:
-		u.queryEnd, u.fragStart = n, n
-	default:
-		u.pathEnd, u.queryStart, u.queryEnd, u.fragStart = n, n, n, n
-	}
-}
-
 // filterQuery removes the parameters that are session ids (session),
 // tracking parameters (tracking) or empty (empty), in one pass: the kept
 // ones are moved down over the dropped ones. When it removes the last,
@@ -491,7 +459,7 @@ func (k *keyPass) sortQuery(whole bool) {
 // is decoded in place until no escape is left, the path's dot segments
 // are removed, and the result is written past the key with the bytes of
 // set, "%" and "\\" encoded, then spliced in.
-func (k *keyPass) decodeRepeatedly(i, j int, set uint8) {
+func (k *keyPass) decodeRepeatedly(i, j int, set uint16) {
 	u := k.u
 	if strings.IndexByte(u.str()[i:j], '%') < 0 {
 		return
@@ -508,7 +476,7 @@ func (k *keyPass) decodeRepeatedly(i, j int, set uint8) {
 	from := w.length()
 	cStart := w.base + i
 	for x := range c {
-		if v := w.buf[cStart+x]; whatwgSet[v]&set != 0 || v == '%' || v == '\\' {
+		if v := w.buf[cStart+x]; encodeSet[v]&set != 0 || v == '%' || v == '\\' {
 			w.buf = append(w.buf, '%', upperHex[v>>4], upperHex[v&15])
 		} else {
 			w.buf = append(w.buf, v)
@@ -610,7 +578,7 @@ func decodeRepeatedlyInPlace(c []byte) []byte {
 		c[w] = c[r]
 		w++
 		for w >= 3 && c[w-3] == '%' && isHex(c[w-2]) && isHex(c[w-1]) {
-			c[w-3] = unhex(c[w-2])<<4 | unhex(c[w-1])
+			c[w-3] = tripletValue(c, w-3)
 			w -= 2
 		}
 	}

@@ -246,16 +246,6 @@ func firstOf(s string, i, j int, cls uint16) int {
 	return j
 }
 
-// firstNotOf returns the offset of the first byte of s[i:j] not in class cls.
-func firstNotOf(s string, i, j int, cls uint16) int {
-	for ; i < j; i++ {
-		if byteClass[s[i]]&cls == 0 {
-			return i
-		}
-	}
-	return j
-}
-
 // parse splits s into p in one pass, outside-in as the RFC 2396 drafts
 // say: the scheme ends at a ":" before any "/", "?" or "#", the authority
 // at "/", "?" or "#", the path at "?" or "#", the query at "#". syn says
@@ -280,49 +270,16 @@ func (p *parts) read(s string, syn syntax, lax bool) *failure {
 	n := len(s)
 	whatwg := syn == syntaxWHATWG
 
-	// Scheme: RFC 2396-draft §4.4 and RFC 3986 §3.1. A ":" before any "/",
-	// "?" or "#" ends a scheme, which must be valid: a relative reference
-	// cannot have a ":" in its first segment (§4.2), so there is no
-	// other reading of such an input. The WHATWG URL Standard reads one
-	// whose scheme would be invalid as a relative reference instead
-	// ("scheme state": "start over" in the "no scheme state").
 	rest := 0
-	for i := 0; i < n; i++ {
-		c := s[i]
-		if whatwg && c != ':' && byteClass[c]&clsScheme == 0 {
-			break
-		}
-		if c == ':' {
-			if lax && !whatwg {
-				p.schemeEnd = i
-				p.kind = kindOf(s[:i])
-				rest = i + 1
-				break
-			}
-			if i == 0 {
-				if whatwg {
-					break
-				}
-				return fail(ComponentScheme, 0, ErrInvalidScheme, "empty scheme")
-			}
-			if c0 := s[0] | 0x20; c0 < 'a' || c0 > 'z' {
-				if whatwg {
-					break
-				}
-				return fail(ComponentScheme, 0, ErrInvalidScheme, "scheme must start with a letter")
-			}
-			if k := firstNotOf(s, 0, i, clsScheme); k < i {
-				return fail(ComponentScheme, k, ErrInvalidScheme, "invalid character")
-			}
-			p.schemeEnd = i
-			p.mScheme = classes(s, 0, i)
-			p.kind = kindOf(s[:i])
-			rest = i + 1
-			break
-		}
-		if c == '/' || c == '?' || c == '#' {
-			break
-		}
+	end, f := schemeEnd(s, syn, lax)
+	if f != nil {
+		return f
+	}
+	if end >= 0 {
+		p.schemeEnd = end
+		p.mScheme = classes(s, 0, end)
+		p.kind = kindOf(s[:end])
+		rest = end + 1
 	}
 
 	// Authority: "//" up to the next "/", "?" or "#".
@@ -417,6 +374,55 @@ func (p *parts) readTail(i int, syn syntax, lax bool) *failure {
 		return fail(ComponentFragment, firstOf(s, p.fragStart, n, clsCtl), ErrInvalidChar, "control character")
 	}
 	return nil
+}
+
+// schemeEnd is the parser's one reading of a scheme: it returns the
+// offset of the ":" that ends the scheme of s, or -1 when s has none.
+// RFC 2396-draft §4.4 and RFC 3986 §3.1: a ":" before any "/", "?" or "#"
+// ends a scheme, which must be valid (a failure otherwise): a relative
+// reference cannot have a ":" in its first segment (§4.2), so there is
+// no other reading of such an input; lax takes whatever precedes that
+// ":". The WHATWG URL Standard reads an input whose scheme would be
+// invalid as a relative reference instead ("scheme state": "start over"
+// in the "no scheme state"): under syntaxWHATWG the scheme is an ASCII
+// letter, then letters, digits, "+", "-" and ".", then ":", or there is
+// none. (DefaultScheme reads a scheme the WHATWG way too: schemeLength.)
+func schemeEnd[T string | []byte](s T, syn syntax, lax bool) (int, *failure) {
+	whatwg := syn == syntaxWHATWG
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if whatwg && c != ':' && byteClass[c]&clsScheme == 0 {
+			return -1, nil
+		}
+		if c == '/' || c == '?' || c == '#' {
+			return -1, nil
+		}
+		if c != ':' {
+			continue
+		}
+		if lax && !whatwg {
+			return i, nil
+		}
+		if i == 0 {
+			if whatwg {
+				return -1, nil
+			}
+			return -1, fail(ComponentScheme, 0, ErrInvalidScheme, "empty scheme")
+		}
+		if c0 := s[0] | 0x20; c0 < 'a' || c0 > 'z' {
+			if whatwg {
+				return -1, nil
+			}
+			return -1, fail(ComponentScheme, 0, ErrInvalidScheme, "scheme must start with a letter")
+		}
+		for k := 0; k < i; k++ {
+			if byteClass[s[k]]&clsScheme == 0 {
+				return -1, fail(ComponentScheme, k, ErrInvalidScheme, "invalid character")
+			}
+		}
+		return i, nil
+	}
+	return -1, nil
 }
 
 // whatwgAuthority finds the authority of an absolute URL under the WHATWG
@@ -672,7 +678,7 @@ func checkHostSyntax(s string, i, j int, m uint16) *failure {
 			if !validEscapeBefore(s, k, j) {
 				return fail(ComponentHost, k, ErrInvalidEscape, "invalid percent-encoding")
 			}
-			v := unhex(s[k+1])<<4 | unhex(s[k+2])
+			v := tripletValue(s, k)
 			if v < 0x80 && byteClass[v]&(clsUnreserved|clsSubDelim) == 0 {
 				return fail(ComponentHost, k, ErrInvalidHost, "percent-encoded delimiter or control character")
 			}

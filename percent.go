@@ -116,7 +116,7 @@ func percentDecode(s string) []byte {
 	b := make([]byte, 0, len(s))
 	for k := 0; k < len(s); k++ {
 		if s[k] == '%' && validEscape(s, k) {
-			b = append(b, unhex(s[k+1])<<4|unhex(s[k+2]))
+			b = append(b, tripletValue(s, k))
 			k += 2
 			continue
 		}
@@ -197,7 +197,7 @@ func decodeEscapedRune(s string, i, end int) (r rune, size int) {
 	if !validEscapeBefore(s, i, end) {
 		return 0, 0
 	}
-	b[0] = unhex(s[i+1])<<4 | unhex(s[i+2])
+	b[0] = tripletValue(s, i)
 	var n int
 	switch {
 	case b[0] >= 0xC2 && b[0] <= 0xDF:
@@ -214,7 +214,7 @@ func decodeEscapedRune(s string, i, end int) (r rune, size int) {
 		if !validEscapeBefore(s, j, end) {
 			return 0, 0
 		}
-		b[k] = unhex(s[j+1])<<4 | unhex(s[j+2])
+		b[k] = tripletValue(s, j)
 	}
 	r, sz := utf8.DecodeRune(b[:n])
 	if r == utf8.RuneError || sz != n {
@@ -229,13 +229,16 @@ func validEscapeBefore(s string, i, end int) bool {
 }
 
 // tripletAt returns the octet of the triplet s[i:i+3] ("%" and two hex
-// digits) lying before end, and whether there is one: the one decoder of
-// triplets.
+// digits) lying before end, and whether there is one.
 func tripletAt(s string, i, end int) (byte, bool) {
 	if i+2 >= end || s[i] != '%' || !isHex(s[i+1]) || !isHex(s[i+2]) {
 		return 0, false
 	}
-	return unhex(s[i+1])<<4 | unhex(s[i+2]), true
+	return tripletValue(s, i), true
 }
+
+// tripletValue returns the octet of the valid triplet at s[i]: the one
+// decoder of triplets.
+func tripletValue[T string | []byte](s T, i int) byte { return unhex(s[i+1])<<4 | unhex(s[i+2]) }
 
 func isUpperHex(c byte) bool { return c <= '9' || c >= 'A' && c <= 'F' }

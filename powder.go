@@ -46,7 +46,7 @@ func prepass(in string, pl *plan) (string, *failure) {
 	for k := 0; k < len(in); k++ {
 		c := in[k]
 		if c == '%' && decode && validEscape(in, k) {
-			c = unhex(in[k+1])<<4 | unhex(in[k+2])
+			c = tripletValue(in, k)
 			k += 2
 		}
 		b = append(b, c)
@@ -94,11 +94,8 @@ func prepass(in string, pl *plan) (string, *failure) {
 // "www.example.com:8080/x" and "localhost:80" have no scheme while
 // "mailto:joe@example.com" and "urn:isbn:0451450523" have one.
 func schemeLength[T string | []byte](b T) int {
-	i := 0
-	for i < len(b) && byteClass[b[i]]&clsScheme != 0 {
-		i++
-	}
-	if i == 0 || i == len(b) || b[i] != ':' || (b[0]|0x20) < 'a' || (b[0]|0x20) > 'z' {
+	i, _ := schemeEnd(b, syntaxWHATWG, false)
+	if i < 0 {
 		return -1
 	}
 	k := i + 1
@@ -126,34 +123,29 @@ func schemeLength[T string | []byte](b T) int {
 // holds an "@" ("good.com%2F@evil.com/"): that is the form that names
 // one host in the text and another after decoding.
 func checkRawAuthority(in string) *failure {
-	a := 0
-	for a < len(in) && in[a] != ':' && in[a] != '/' && in[a] != '?' && in[a] != '#' {
-		a++
-	}
-	if a < len(in) && in[a] == ':' {
-		a++
-	} else {
-		a = 0
-	}
+	var pr parts
+	pr.split(in, syntaxRFC3986) // as the parser reads it: any scheme, then "//"
 	switch {
-	case len(in)-a >= 2 && in[a] == '/' && in[a+1] == '/':
-		return checkRawHost(in, a+2, false)
+	case pr.hasAuth:
+		return checkRawHost(in, pr.authStart, pr.authEnd, false)
 	case schemeLength(in) < 0:
+		// DefaultScheme: the input is an authority, after "//" or not.
+		a := 0
 		if len(in) >= 2 && in[0] == '/' && in[1] == '/' {
-			return checkRawHost(in, 2, true)
+			a = 2
 		}
-		return checkRawHost(in, 0, true)
+		end := a
+		for end < len(in) && in[end] != '/' && in[end] != '?' && in[end] != '#' {
+			end++
+		}
+		return checkRawHost(in, a, end, true)
 	}
 	return nil
 }
 
-// checkRawHost checks the authority that starts at in[a] (see
-// checkRawAuthority); onlyWithAt limits the check to one that holds "@".
-func checkRawHost(in string, a int, onlyWithAt bool) *failure {
-	end := a
-	for end < len(in) && in[end] != '/' && in[end] != '?' && in[end] != '#' {
-		end++
-	}
+// checkRawHost checks the authority in[a:end] (see checkRawAuthority);
+// onlyWithAt limits the check to one that holds "@".
+func checkRawHost(in string, a, end int, onlyWithAt bool) *failure {
 	at := strings.LastIndexByte(in[a:end], '@')
 	if at < 0 && onlyWithAt {
 		return nil
@@ -162,7 +154,7 @@ func checkRawHost(in string, a int, onlyWithAt bool) *failure {
 	for k := strings.IndexByte(in[a:end], '%'); k >= 0; k = strings.IndexByte(in[a:end], '%') {
 		k += a
 		if validEscape(in, k) {
-			switch v := unhex(in[k+1])<<4 | unhex(in[k+2]); {
+			switch v := tripletValue(in, k); {
 			case v == '/' || v == '?' || v == '#',
 				k >= host && (v == '@' || v == ':' || v == '[' || v == ']'):
 				return fail(ComponentHost, k, ErrInvalidHost, "percent-encoded delimiter that would move the host")

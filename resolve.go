@@ -165,7 +165,7 @@ func (c *composer) resolve3986(b, r *parts) {
 		c.b = append(c.b, rpath...)
 	}
 	if !(r.schemeEnd < 0 && !r.hasAuth && rpath == "") {
-		c.b = append(c.b[:pathAt], removeDotSegmentsInPlace(c.b[pathAt:])...)
+		c.b = append(c.b[:pathAt], removeDots(c.b[pathAt:], dotsRFC3986, false)...)
 	}
 	if !hasAuth {
 		c.b = guardPath(c.b, pathAt)
@@ -395,21 +395,10 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 }
 
 // whatwgSchemeLength returns the length of the scheme of s as the
-// standard's scheme state reads it (an ASCII letter, then letters, digits,
-// "+", "-" and ".", then ":"), or -1.
+// standard's scheme state reads it (see schemeEnd), or -1.
 func whatwgSchemeLength(s string) int {
-	if s == "" || (s[0]|0x20) < 'a' || (s[0]|0x20) > 'z' {
-		return -1
-	}
-	for i := 1; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == ':':
-			return i
-		case byteClass[c]&clsScheme == 0:
-			return -1
-		}
-	}
-	return -1
+	n, _ := schemeEnd(s, syntaxWHATWG, false)
+	return n
 }
 
 // special reports whether u's scheme is special (the WHATWG URL
@@ -424,9 +413,9 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 	bkey := bu.str()
 	file := bu.kind == schemeFile
 	// What the reference keeps of the base: a prefix of its key, through
-	// the end of its path (prefixEnd), and how many segments of its path
-	// the prefix holds, for the reference's path to go on from.
-	prefixEnd, segments, skip := bu.pathStart, 0, 0
+	// the end of its path at most (prefixEnd), for the reference's path to
+	// go on from.
+	prefixEnd, skip := bu.pathStart, 0
 	pathFromBase := false // the reference has no path: the base's, whole
 	switch {
 	case rest == "" || rest[0] == '#':
@@ -438,7 +427,7 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 		// file URL keeps the base's drive letter unless the reference
 		// names its own ("file slash state").
 		if file && !startsWithDriveLetter(rest[1:]) && bu.driveLetter() {
-			prefixEnd, segments = bu.pathStart+3, 1
+			prefixEnd = bu.pathStart + 3
 		}
 	case file && startsWithDriveLetter(rest):
 		// "file state": a drive letter replaces the base's path.
@@ -456,7 +445,6 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 			k = 3 // a lone drive letter is never shortened
 		}
 		prefixEnd = bu.pathStart + max(k, skip)
-		segments = strings.Count(path[skip:max(k, skip)], "/")
 	}
 	if rest == "" {
 		// The base without its fragment (bu is not used again: u takes
@@ -482,7 +470,7 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 	var f *failure
 	switch {
 	case !pathFromBase:
-		if f = e.writePath(bu.pathStart, segments); f == nil {
+		if f = e.writePath(bu.pathStart); f == nil {
 			if f = e.writeQuery(); f == nil {
 				f = e.writeFragment()
 			}

@@ -80,13 +80,6 @@ func (u *url) splice(i, j, from int) {
 	u.shift(i, j, (end-from)-(j-i))
 }
 
-// replace replaces output[i:j] with t.
-func (u *url) replace(i, j int, t []byte) {
-	from := len(u.own())
-	u.w.buf = append(u.w.buf, t...)
-	u.splice(i, j, from)
-}
-
 // insert inserts t at output[i]: the offsets after i move; a component
 // that starts at i keeps its start.
 func (u *url) insert(i int, t string) {
@@ -110,4 +103,38 @@ func (u *url) shift(i, j, d int) {
 			*o = i
 		}
 	}
+}
+
+// encodeFinalSpaces writes spaces that end the key as "%20", and reports
+// whether there were any. Only profiles that keep characters outside the
+// grammar (WebCapture) write raw spaces: the engine, when RemoveFragment
+// cuts "http://h/a #f" to "http://h/a ", and a key pass that cuts the
+// end of a key ("http://h/a /" -> "http://h/a " by RemoveTrailingSlash,
+// "?a= &utm_x=1" -> "?a= " by RemoveTrackingParams). Read again, such a
+// key would lose the space to trimming; "%20" keeps it apart from
+// "http://h/a", as a browser does (it sends /a%20), and keeps the profile
+// idempotent.
+func (u *url) encodeFinalSpaces() bool {
+	w := &u.w
+	n := w.length()
+	k := n
+	for k > 0 && w.byteAt(k-1) == ' ' {
+		k--
+	}
+	if k == n {
+		return false
+	}
+	w.truncate(k)
+	for ; k < n; k++ {
+		w.str("%20")
+	}
+	// The last component grew.
+	switch n := w.length(); {
+	case u.hasFrag:
+	case u.hasQuery:
+		u.queryEnd, u.fragStart = n, n
+	default:
+		u.pathEnd, u.queryStart, u.queryEnd, u.fragStart = n, n, n, n
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"bytes"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -11,15 +12,21 @@ import (
 // sets, host parser, path state and serializer. The parser's part of the
 // standard is in parse.go (syntaxWHATWG), the IP address parsers in ip.go.
 
-// The standard's percent-encode sets, as bits of whatwgSet: a byte whose
-// bit is set for a component is written percent-encoded there.
+// The percent-encode sets, as bits of encodeSet: a byte whose bit is set
+// for a component is written percent-encoded there. All but the last are
+// the WHATWG URL Standard's.
 const (
-	setC0           uint8 = 1 << iota // C0 control percent-encode set: C0 controls and above "~"
-	setFragment                       // the C0 set and space " < > `
-	setQuery                          // the C0 set and space " # < >
-	setSpecialQuery                   // the query set and '
-	setPath                           // the query set and ? ^ ` { }
-	setUserinfo                       // the path set and / : ; = @ [ \ ] |
+	setC0           uint16 = 1 << iota // C0 control percent-encode set: C0 controls and above "~"
+	setFragment                        // the C0 set and space " < > `
+	setQuery                           // the C0 set and space " # < >
+	setSpecialQuery                    // the query set and '
+	setPath                            // the query set and ? ^ ` { }
+	setUserinfo                        // the path set and / : ; = @ [ \ ] |
+
+	// POWDER's (DecodeAll): the octets of a decoded input that would not
+	// read back the same unencoded: "%", space, "\", controls, DEL and
+	// non-ASCII.
+	setPOWDER
 
 	// Not encode sets, but questions about the same bytes: the
 	// standard's forbidden host code points, and its forbidden domain
@@ -28,8 +35,8 @@ const (
 	forbiddenDomain
 )
 
-var whatwgSet = func() (t [256]uint8) {
-	set := func(chars string, bits uint8) {
+var encodeSet = func() (t [256]uint16) {
+	set := func(chars string, bits uint16) {
 		for i := 0; i < len(chars); i++ {
 			t[chars[i]] |= bits
 		}
@@ -50,6 +57,11 @@ var whatwgSet = func() (t [256]uint8) {
 		t[c] |= forbiddenDomain
 	}
 	set("%\x7f", forbiddenDomain)
+	for c := 0; c < 256; c++ {
+		if c == '%' || c <= ' ' || c == '\\' || c >= 0x7f {
+			t[c] |= setPOWDER
+		}
+	}
 	return t
 }()
 
@@ -69,14 +81,15 @@ func preprocessWHATWG(in string) string {
 	return ownedString(b)
 }
 
-// whatwgEncode writes s[i:j] with every byte in the percent-encode set
-// bit percent-encoded ("UTF-8 percent-encode": the input is valid UTF-8,
-// and every byte of a non-ASCII code point is in every set).
-func (e *engine) whatwgEncode(i, j int, bit uint8) {
+// encode writes s[i:j] with every byte in the percent-encode set bit
+// percent-encoded (the WHATWG URL Standard's "UTF-8 percent-encode": the
+// input is valid UTF-8, and every byte of a non-ASCII code point is in
+// every set; POWDER's set for a decoded input).
+func (e *engine) encode(i, j int, bit uint16) {
 	s, w := e.s, &e.u.w
 	start := i
 	for k := i; k < j; k++ {
-		if c := s[k]; whatwgSet[c]&bit != 0 {
+		if c := s[k]; encodeSet[c]&bit != 0 {
 			w.run(start, k)
 			w.escaped(c)
 			start = k + 1
@@ -99,10 +112,10 @@ func (e *engine) whatwgCredentials() {
 	if a == b || (colon == a && colon+1 == b) {
 		return
 	}
-	e.whatwgEncode(a, colon, setUserinfo)
+	e.encode(a, colon, setUserinfo)
 	if colon+1 < b {
 		e.u.w.byte(':')
-		e.whatwgEncode(colon+1, b, setUserinfo)
+		e.encode(colon+1, b, setUserinfo)
 	}
 	e.u.w.byte('@')
 }
@@ -122,10 +135,10 @@ var whatwgIDNA = idna.New(
 
 // isForbiddenDomain reports whether c is a forbidden domain code point
 // (ASCII only; the others are UTS #46's business).
-func isForbiddenDomain(c byte) bool { return whatwgSet[c]&forbiddenDomain != 0 }
+func isForbiddenDomain(c byte) bool { return encodeSet[c]&forbiddenDomain != 0 }
 
 // isForbiddenHost reports whether c is a forbidden host code point.
-func isForbiddenHost(c byte) bool { return whatwgSet[c]&forbiddenHost != 0 }
+func isForbiddenHost(c byte) bool { return encodeSet[c]&forbiddenHost != 0 }
 
 // whatwgHost writes the host s[i:j] as the standard's host parser and
 // host serializer do, for a special scheme (a domain, an IPv4 or an IPv6
@@ -156,7 +169,7 @@ func (e *engine) whatwgHost() (int, *failure) {
 				return 0, fail(ComponentHost, k, ErrInvalidHost, "forbidden host code point")
 			}
 		}
-		e.whatwgEncode(i, j, setC0)
+		e.encode(i, j, setC0)
 		return w.length() - at, nil
 	}
 	if i == j {
@@ -231,9 +244,7 @@ func writeBytes(w *writer, b []byte) {
 func whatwgDomainToASCII(h string, off int) ([]byte, *failure) {
 	b := percentDecode(h)
 	if isASCII(string(b)) {
-		for k, c := range b {
-			b[k] = lower(c)
-		}
+		lowerASCII(b)
 	} else {
 		if len(b) > MaxHostLength*4 {
 			return nil, fail(ComponentHost, off, ErrTooLong, "host longer than MaxHostLength")
@@ -279,18 +290,27 @@ func whatwgDomainToASCII(h string, off int) ([]byte, *failure) {
 // a double-dot one also takes the segment before it ("shorten"), except a
 // file URL's drive letter, and a drive letter first in a file URL's path
 // is written with ":". A special URL's path is never empty. The output
-// from pathAt on holds the first segments of the path already, segments
-// of them (a reference's path goes on from its base's).
-func (e *engine) whatwgPath(pathAt, segments int) {
+// from pathAt on may hold the first segments of the path already (a
+// reference's path goes on from its base's). The rule is the one
+// removeSegments applies to a path written already (the key steps), read
+// segment by segment as the path state meets them.
+func (e *engine) whatwgPath(pathAt int) {
 	pr, w, s := &e.pr, &e.u.w, e.s
+	segments := 0
+	if n := w.length(); n > pathAt {
+		// The first segments are written already (a reference's path
+		// goes on from its base's): "/" and a segment each.
+		str, b := w.tail(pathAt)
+		segments = strings.Count(str, "/") + bytes.Count(b, slash)
+	}
 	i, j := pr.pathStart, pr.pathEnd
 	if pr.opaque {
 		if j > i && s[j-1] == ' ' && j < len(s) {
-			e.whatwgEncode(i, j-1, setC0)
+			e.encode(i, j-1, setC0)
 			w.str("%20")
 			return
 		}
-		e.whatwgEncode(i, j, setC0)
+		e.encode(i, j, setC0)
 		return
 	}
 	special := pr.special
@@ -335,7 +355,7 @@ func (e *engine) whatwgPath(pathAt, segments int) {
 				w.byte(seg[0])
 				w.byte(':')
 			} else {
-				e.whatwgEncode(i, k, setPath)
+				e.encode(i, k, setPath)
 			}
 			segments++
 		}

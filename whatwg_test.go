@@ -99,13 +99,13 @@ func checkWHATWG(t *testing.T, in, base, got string, err error) {
 }
 
 // TestWHATWGEncodeSets checks the byte table of the standard's
-// percent-encode sets (whatwgSet) against the slow transcription's
+// percent-encode sets (encodeSet) against the slow transcription's
 // definitions, for every byte. (A non-ASCII byte belongs to every set: its
 // code point is above U+007E.)
 func TestWHATWGEncodeSets(t *testing.T) {
 	sets := []struct {
 		name string
-		bit  uint8
+		bit  uint16
 		in   func(rune) bool
 	}{
 		{"C0 control", setC0, inC0ControlPercentEncodeSet},
@@ -118,7 +118,7 @@ func TestWHATWGEncodeSets(t *testing.T) {
 	for _, set := range sets {
 		for c := 0; c < 256; c++ {
 			want := c >= 0x80 || set.in(rune(c))
-			if got := whatwgSet[c]&set.bit != 0; got != want {
+			if got := encodeSet[c]&set.bit != 0; got != want {
 				t.Errorf("%s percent-encode set: byte %#02x in the table = %v, want %v", set.name, c, got, want)
 			}
 		}
