@@ -5,7 +5,6 @@ import (
 	stdbits "math/bits"
 	"slices"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"golang.org/x/net/publicsuffix"
@@ -29,6 +28,75 @@ type keyPass struct {
 	// filterQuery, which reads every pair, also finds whether the pairs
 	// it keeps are in order, by name and whole, for sortQuery.
 	sortKnown, sortedByName, sortedWhole bool
+
+	// What the path and the query hold, read once (componentFacts) for
+	// the passes that have something to do only when a component holds
+	// a capital, an escape, a "//" or a ";" or "(": most keys hold none,
+	// and a pass then costs a test. A pass that rewrites the path reads
+	// it again (path.valid = false).
+	path, query facts
+}
+
+// facts are what componentFacts found in a component.
+type facts struct {
+	valid                                bool
+	upper, pct, slashes, param, nonASCII bool
+}
+
+// componentFacts reads output[i:j] once, byte by byte through a table:
+// its capitals, escapes, non-ASCII, ";" and "(", and whether two "/"
+// meet (or, when the plan asks only for ";" and "(", those).
+func (k *keyPass) componentFacts(b []byte) facts {
+	if k.pl.keys&(1<<LowercasePath|1<<LowercaseQuery|1<<DecodePathRepeatedly|1<<DecodeQueryRepeatedly|1<<CollapseSlashes) == 0 {
+		// Only RemoveSessionIDs asks (Crawler's keys): two vector
+		// searches are quicker than the table.
+		return facts{valid: true, param: bytes.IndexByte(b, ';') >= 0 || bytes.IndexByte(b, '(') >= 0}
+	}
+	var m, slashes, prev uint8
+	for _, c := range b {
+		f := factClass[c]
+		m |= f
+		slashes |= prev & f // "/" after "/": the factSlash bit of both
+		prev = f
+	}
+	return facts{valid: true, upper: m&factUpper != 0, pct: m&factPct != 0, param: m&factParam != 0,
+		nonASCII: m&factHigh != 0, slashes: slashes&factSlash != 0}
+}
+
+// The bits of factClass.
+const (
+	factUpper uint8 = 1 << iota
+	factPct
+	factParam
+	factHigh
+	factSlash
+)
+
+var factClass = func() (t [256]uint8) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = factUpper
+	}
+	t['%'], t[';'], t['('], t['/'] = factPct, factParam, factParam, factSlash
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = factHigh
+	}
+	return t
+}()
+
+// pathFacts returns the facts of the path, read if need be.
+func (k *keyPass) pathFacts() facts {
+	if !k.path.valid {
+		k.path = k.componentFacts(k.view()[k.u.pathStart:k.u.pathEnd])
+	}
+	return k.path
+}
+
+// queryFacts returns the facts of the query, read if need be.
+func (k *keyPass) queryFacts() facts {
+	if !k.query.valid {
+		k.query = k.componentFacts(k.view()[k.u.queryStart:k.u.queryEnd])
+	}
+	return k.query
 }
 
 // queryKeySteps are the key steps that read only the query.
@@ -37,6 +105,15 @@ const queryKeySteps = 1<<DecodeQueryRepeatedly | 1<<LowercaseQuery | 1<<RemoveTr
 
 // runKeyPasses runs pl's key passes on u, the key pl.base wrote.
 func runKeyPasses(u *url, pl *plan) {
+	if !u.hasQuery && pl.keys&^queryKeySteps&^(1<<RemoveSessionIDs) == 0 {
+		// Only query passes, and RemoveSessionIDs, whose path part needs
+		// a ";" or a "(" (Crawler's keys): a key without a query and
+		// without those has nothing for them.
+		path := u.str()[u.pathStart:u.pathEnd]
+		if pl.keys&(1<<RemoveSessionIDs) == 0 || strings.IndexByte(path, ';') < 0 && strings.IndexByte(path, '(') < 0 {
+			return
+		}
+	}
 	k := keyPass{u: u, pl: pl}
 	// A pass that copies the key (own) gives it room for what the passes
 	// add: a "/." guard, an escape, "%20" for a final space.
@@ -63,7 +140,9 @@ func runKeyPasses(u *url, pl *plan) {
 	if pl.keys&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
 		k.fileDriveLetter()
 	}
-	u.encodeFinalSpaces() // a pass that cuts the end can leave one
+	if pl.esc <= escapeNorm {
+		u.encodeFinalSpaces() // a pass that cuts the end can leave one
+	}
 }
 
 // view returns the output's bytes: u's buffer once owned, and until then
@@ -91,25 +170,33 @@ func (k *keyPass) run(st Step) {
 	case StripWWWN:
 		k.stripWWW(true)
 	case DecodePathRepeatedly:
-		if k.hierarchical() {
+		if k.hierarchical() && k.pathFacts().pct {
 			k.decodeRepeatedly(u.pathStart, u.pathEnd, setPath)
+			k.path.valid = false
 		}
 	case DecodeQueryRepeatedly:
-		if u.hasQuery {
+		if u.hasQuery && k.queryFacts().pct {
 			k.decodeRepeatedly(u.queryStart, u.queryEnd, setSpecialQuery)
+			k.query.valid = false
 		}
 	case CollapseSlashes:
-		k.collapseSlashes()
+		if k.pathFacts().slashes {
+			k.collapseSlashes()
+			k.path.valid = false
+		}
 	case LowercasePath:
-		k.lower(u.pathStart, u.pathEnd)
+		if f := k.pathFacts(); f.upper {
+			k.lower(u.pathStart, u.pathEnd, f.nonASCII)
+			k.path.upper = false
+		}
 	case RemoveSessionIDs:
-		if path := k.view()[u.pathStart:u.pathEnd]; k.hierarchical() &&
-			(bytes.IndexByte(path, ';') >= 0 || bytes.IndexByte(path, '(') >= 0) {
+		if k.hierarchical() && k.pathFacts().param {
 			b := k.own() // the cutter compacts the path in place
 			n := k.pl.rules.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
 			if u.pathStart+n < u.pathEnd {
 				u.cut(u.pathStart+n, u.pathEnd)
 				k.pathCut()
+				k.path.valid = false
 			}
 		} // the query's: see filterQuery
 	case RemoveDirectoryIndex:
@@ -124,7 +211,10 @@ func (k *keyPass) run(st Step) {
 		for k.removeTrailingSlash() && k.pl.has(RemoveDirectoryIndex) && k.removeDirectoryIndex() {
 		}
 	case LowercaseQuery:
-		k.lower(u.queryStart, u.queryEnd)
+		if f := k.queryFacts(); u.hasQuery && f.upper {
+			k.lower(u.queryStart, u.queryEnd, f.nonASCII)
+			k.query.upper = false
+		}
 	case RemoveTrackingParams, RemoveEmptyParams:
 		// See runKeyPasses.
 	case RemoveEmptyQuery:
@@ -166,27 +256,15 @@ func (k *keyPass) hierarchical() bool {
 	return u.pathEnd > u.pathStart && u.w.byteAt(u.pathStart) == '/'
 }
 
-// lower lowercases the ASCII letters of output[i:j]. In a profile with NFC,
-// the component is then normalized again: a lowercase letter composes
-// with a combining mark its capital does not compose with ("J\u030C" is
-// NFC, "j\u030C" is not: U+01F0), which NFC would do when the key is
-// read again.
-func (k *keyPass) lower(i, j int) {
-	lowered, nonASCII := false, false
-	b := k.view()
-	for x := i; x < j; x++ {
-		switch c := b[x]; {
-		case c >= 'A' && c <= 'Z':
-			if !lowered {
-				b = k.own()
-				lowered = true
-			}
-			b[x] = c + 'a' - 'A'
-		case c >= utf8.RuneSelf:
-			nonASCII = true
-		}
-	}
-	if !lowered || !nonASCII || !k.pl.nfc {
+// lower lowercases the ASCII letters of output[i:j], which holds one
+// (and non-ASCII if nonASCII). In a profile with NFC, the component is
+// then normalized again: a lowercase letter composes with a combining
+// mark its capital does not compose with ("J\u030C" is NFC, "j\u030C" is
+// not: U+01F0), which NFC would do when the key is read again.
+func (k *keyPass) lower(i, j int, nonASCII bool) {
+	b := k.own()
+	lowerASCII(b[i:j])
+	if !nonASCII || !k.pl.nfc {
 		return
 	}
 	str := string(b[i:j])
@@ -205,7 +283,7 @@ func (k *keyPass) httpsAsHTTP() {
 	if u.kind != schemeHTTPS {
 		return
 	}
-	k.lower(0, u.schemeEnd-1)
+	lowerASCII(k.own()[:u.schemeEnd-1])
 	u.cut(u.schemeEnd-1, u.schemeEnd) // "https" -> "http"
 	u.kind = schemeHTTP
 	// A port whose value is 80, as written ("0080" in profiles that keep
@@ -244,7 +322,7 @@ func (k *keyPass) stripWWW(digits bool) {
 // key once per run.
 func (k *keyPass) collapseSlashes() {
 	u := k.u
-	if !u.hasAuth || !strings.Contains(u.str()[u.pathStart:u.pathEnd], "//") {
+	if !u.hasAuth {
 		return
 	}
 	path := k.own()[u.pathStart:u.pathEnd]

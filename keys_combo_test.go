@@ -360,3 +360,36 @@ func seedProfileBits(i int) uint64 {
 	base := everyProfile[i%len(everyProfile)].plan().steps
 	return base | extra[i/len(everyProfile)%len(extra)]
 }
+
+// TestComponentFacts holds componentFacts to plain loops over every
+// string of up to eight bytes of "/", "A", "a", "%", ";" and a non-ASCII
+// byte.
+func TestComponentFacts(t *testing.T) {
+	alphabet := []byte{'/', 'A', 'a', '%', ';', 0xC3}
+	k := keyPass{pl: Archive.plan()}
+	var b []byte
+	var walk func(n int)
+	walk = func(n int) {
+		var want facts
+		want.valid = true
+		for i, c := range b {
+			want.upper = want.upper || c >= 'A' && c <= 'Z'
+			want.pct = want.pct || c == '%'
+			want.param = want.param || c == ';' || c == '('
+			want.nonASCII = want.nonASCII || c >= 0x80
+			want.slashes = want.slashes || i > 0 && c == '/' && b[i-1] == '/'
+		}
+		if got := k.componentFacts(b); got != want {
+			t.Fatalf("componentFacts(%q) = %+v, want %+v", b, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			b = append(b, c)
+			walk(n - 1)
+			b = b[:len(b)-1]
+		}
+	}
+	walk(7)
+}
