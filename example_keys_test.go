@@ -49,7 +49,7 @@ func ExampleProfile_WithRules() {
 	fmt.Println(p)
 	// Output:
 	// https://example.com/?id=7
-	// (ParseWHATWG|RemoveFragment|RemoveSessionIDs|RemoveTrackingParams|RemoveEmptyParams|RemoveEmptyQuery|SortQuery)[tracking=ref prefixes=pk_]
+	// (ParseWHATWG|RemoveFragment|UppercaseEscapes|DecodeUnreserved|RemoveSessionIDs|RemoveTrackingParams|RemoveEmptyParams|RemoveEmptyQuery|SortQuery)[tracking=ref prefixes=pk_]
 }
 
 func ExampleProfile_Rules() {

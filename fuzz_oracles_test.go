@@ -36,6 +36,11 @@ func isASCIIHex(c byte) bool {
 }
 
 // isTriplet reports whether s[i:] starts with "%" and two hex digits.
+// isUnreservedTest is RFC 3986's unreserved: ALPHA DIGIT - . _ ~.
+func isUnreservedTest(c byte) bool {
+	return isASCIILetter(c) || isASCIIDigit(c) || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
 func isTriplet(s string, i int) bool {
 	return i+2 < len(s) && s[i] == '%' && isASCIIHex(s[i+1]) && isASCIIHex(s[i+2])
 }

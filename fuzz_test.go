@@ -294,9 +294,9 @@ func FuzzNoFalseMerge(f *testing.F) {
 		f.Add(s, uint64(0), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, steps uint64, rules uint8) {
-		// ParseWHATWG with random key steps and Rules: no merge that no
-		// step of the profile claims.
-		if p, ok := profileFromBits(1<<ParseWHATWG|steps&keyStepBits, rules); ok {
+		// ParseWHATWG with random key steps, the escape steps and Rules:
+		// no merge that no step of the profile claims.
+		if p, ok := profileFromBits(1<<ParseWHATWG|steps&(keyStepBits|1<<UppercaseEscapes|1<<DecodeUnreserved), rules); ok {
 			if key, err := Normalize(in, p); err == nil {
 				checkKeyStepsNoFalseMerge(t, in, key, p)
 			}

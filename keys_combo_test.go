@@ -11,8 +11,9 @@ import (
 
 // comboBases are the bases the key steps are combined with: each way of
 // reading a URL (the zero profile, the four founding profiles, WHATWG with
-// and without DefaultScheme).
-var comboBases = []Profile{{}, WebCapture, RFC3986, IRI, POWDER, WHATWG, MustProfile(ParseWHATWG, DefaultScheme)}
+// and without DefaultScheme, and with the escape steps and TrimHostDots).
+var comboBases = []Profile{{}, WebCapture, RFC3986, IRI, POWDER, WHATWG, MustProfile(ParseWHATWG, DefaultScheme),
+	MustProfile(ParseWHATWG, UppercaseEscapes, DecodeUnreserved, TrimHostDots)}
 
 // comboRules are the Rules the combinations are tried with: none, and
 // names of each list (a session name with any value, a tracking name and

@@ -10,11 +10,15 @@ import (
 // to merge only what its steps say: from the key of x, it makes URLs that
 // can name other resources in ways no step of Crawler claims to merge,
 // and requires each to get a key of its own. The variants are the key
-// with one ASCII letter of the path or query flipped in case, one "/" of
-// the path or "&" or "=" of the query percent-encoded, or one byte added
+// with one ASCII letter of the path or query flipped in case (not a hex
+// digit of an escape, whose case UppercaseEscapes merges), one "/" of
+// the path or "&" or "=" of the query percent-encoded, a "+" of the
+// query written "%20" or "%2B" and a "%20" written "+", or one byte added
 // to a parameter's value. (Adding a byte may make a value an id, which
 // RemoveSessionIDs then drops: the key still differs, as the original
-// kept it.)
+// kept it.) And the merges Crawler does claim, RFC 3986 §6.2.2.1-2's:
+// an unreserved character of the path or query percent-encoded, in
+// either hex case, gives the key again.
 func checkCrawlerNoFalseMerge(t *testing.T, in, key string) {
 	t.Helper()
 	if h := strings.IndexByte(key, '#'); h >= 0 {
@@ -33,6 +37,7 @@ func checkCrawlerNoFalseMerge(t *testing.T, in, key string) {
 	if j := strings.IndexByte(key[i+3:end], '/'); j >= 0 {
 		pathStart = i + 3 + j
 	}
+	inTriplet := func(k int) bool { return k >= 1 && key[k-1] == '%' || k >= 2 && key[k-2] == '%' }
 	variants := make([]string, 0, 8)
 	flip := func(i int) {
 		c := key[i]
@@ -44,7 +49,7 @@ func checkCrawlerNoFalseMerge(t *testing.T, in, key string) {
 		variants = append(variants, key[:i]+pctEncode(key[i:i+1])+key[i+1:])
 	}
 	for i, done := pathStart, 0; i < end && done < 2; i++ {
-		if isASCIILetter(key[i]) {
+		if isASCIILetter(key[i]) && !inTriplet(i) {
 			flip(i)
 			done++
 		}
@@ -64,6 +69,14 @@ func checkCrawlerNoFalseMerge(t *testing.T, in, key string) {
 			v := q + 1 + e + 1
 			variants = append(variants, key[:v]+"z"+key[v:])
 		}
+		if p := strings.IndexByte(query, '+'); p >= 0 {
+			k := q + 1 + p
+			variants = append(variants, key[:k]+"%20"+key[k+1:], key[:k]+"%2B"+key[k+1:])
+		}
+		if p := strings.Index(query, "%20"); p >= 0 {
+			k := q + 1 + p
+			variants = append(variants, key[:k]+"+"+key[k+3:])
+		}
 		// Two parameters of one name swapped: a list in another order.
 		if a := strings.IndexByte(query, '&'); a >= 0 {
 			first, rest := query[:a], query[a+1:]
@@ -78,7 +91,7 @@ func checkCrawlerNoFalseMerge(t *testing.T, in, key string) {
 			}
 		}
 		for i, done := q+1, 0; i < len(key) && done < 2; i++ {
-			if isASCIILetter(key[i]) {
+			if isASCIILetter(key[i]) && !inTriplet(i) {
 				flip(i)
 				done++
 			}
@@ -91,6 +104,28 @@ func checkCrawlerNoFalseMerge(t *testing.T, in, key string) {
 		}
 		if got == key {
 			t.Fatalf("Normalize(%q, Crawler) = %q = the key of %q (from %q): a merge no step of Crawler claims", v, got, key, in)
+		}
+	}
+	// The merges it claims: the first unreserved character of the path
+	// and of the query (not a hex digit after a "%", which would then
+	// read as another escape, and not in a file URL, whose "%43:" stays
+	// apart from the drive letter "C:"), encoded in each hex case.
+	if strings.HasPrefix(key, "file:") {
+		return
+	}
+	for _, span := range [][2]int{{pathStart, end}, {end + 1, len(key)}} {
+		for k := span[0]; k < span[1]; k++ {
+			c := key[k]
+			if !isUnreservedTest(c) || inTriplet(k) {
+				continue
+			}
+			for _, e := range []string{pctEncode(key[k : k+1]), strings.ToLower(pctEncode(key[k : k+1]))} {
+				v := key[:k] + e + key[k+1:]
+				if got, err := Normalize(v, Crawler); got != key || err != nil {
+					t.Fatalf("Normalize(%q, Crawler) = %q, %v, want %q (the key of %q, from %q): RFC 3986 §6.2.2.2 makes them one", v, got, err, key, key, in)
+				}
+			}
+			break
 		}
 	}
 }

@@ -133,7 +133,7 @@ func TestRules(t *testing.T) {
 	if p == Crawler || p.base() != Crawler.base() {
 		t.Errorf("p = %v, Crawler = %v", p, Crawler)
 	}
-	want := "(ParseWHATWG|RemoveFragment|RemoveSessionIDs|RemoveTrackingParams|RemoveEmptyParams|RemoveEmptyQuery|SortQuery)[tracking=ref prefixes=pk_ session=sessid]"
+	want := "(ParseWHATWG|RemoveFragment|UppercaseEscapes|DecodeUnreserved|RemoveSessionIDs|RemoveTrackingParams|RemoveEmptyParams|RemoveEmptyQuery|SortQuery)[tracking=ref prefixes=pk_ session=sessid]"
 	if p.String() != want {
 		t.Errorf("String() = %q, want %q", p.String(), want)
 	}

@@ -118,7 +118,7 @@ var profileRuleVersions = map[string]int{
 	"IRI":        1,
 	"POWDER":     1,
 	"WHATWG":     2,
-	"Crawler":    2,
+	"Crawler":    3,
 	"Archive":    2,
 	"Aggressive": 2,
 }

@@ -32,6 +32,7 @@ var recordedStepDigests = map[string]string{
 	"aggressive/1": "d5d3f4697b37",
 	"whatwg/2":     "c6007264982b",
 	"crawler/2":    "b695c0ab8317",
+	"crawler/3":    "865a72f5c3f5",
 	"archive/2":    "cc7c9fb0130d",
 	"aggressive/2": "1fc11235eb65",
 	"webcapture/2": "51e7a33dbd58",

@@ -38,6 +38,11 @@ type plan struct {
 	root          rootRule
 	dropFragment  bool // RemoveFragment
 
+	// pctTriplets is setTriplet when a WHATWG plan rewrites escapes
+	// (UppercaseEscapes, DecodeUnreserved): the bit engine.encode adds
+	// to a component's percent-encode set so that it stops at "%".
+	pctTriplets uint16
+
 	// The key passes (keys.go): their steps' bits.
 	keys uint64
 
@@ -115,6 +120,9 @@ func compile(steps uint64, rules *ruleSet) *plan {
 	pl.upperEscapes = has(UppercaseEscapes)
 	pl.decodeIUnres = has(DecodeIUnreserved)
 	pl.nfc = has(NFC)
+	if pl.whatwg && (pl.upperEscapes || pl.decodeUnres) {
+		pl.pctTriplets = setTriplet
+	}
 	switch {
 	case pl.whatwg || has(RemoveDefaultPort):
 		pl.port = portDefault
@@ -224,12 +232,16 @@ var stepConflicts = [][2]Step{
 
 // whatwgExcludes are the steps ParseWHATWG cannot be combined with: the
 // standard does their work its own way (case, hosts, ports, encoding,
-// dots, the root path), they contradict it (DecodeAll, RFC 1808), or they
-// would rewrite its escapes, which it keeps as written.
+// dots, the root path), or they contradict it (DecodeAll, PlusToSpace,
+// RFC 1808, IRI's decoding and NFC, which would write what the standard
+// encodes). UppercaseEscapes and DecodeUnreserved combine with it: the
+// standard keeps escapes as written, and RFC 3986 §6.2.2.1-2 say which
+// spellings of them are one (see engine.whatwgTriplet); TrimHostDots
+// too, on a domain (trimDomainDots).
 var whatwgExcludes = []Step{
 	DecodeAll, PlusToSpace, ResolveRFC1808, LowercaseScheme, LowercaseHost, HostToASCII,
-	HostToUnicode, TrimHostDots, StripFileLocalhost, RemoveHTTPFTPPort, RemoveDefaultPort,
-	EncodeToURI, EncodeToIRI, UppercaseEscapes, DecodeUnreserved, DecodeIUnreserved, NFC,
+	HostToUnicode, StripFileLocalhost, RemoveHTTPFTPPort, RemoveDefaultPort,
+	EncodeToURI, EncodeToIRI, DecodeIUnreserved, NFC,
 	RemoveDots, RemoveDots1808, AddRootPath, AddHTTPRootPath,
 }
 

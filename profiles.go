@@ -24,8 +24,10 @@ const (
 	// (also as "%2e") removed, and each component in its
 	// percent-encode set; nothing is decoded. It does the work of the
 	// case, host, port, encoding, dot and root-path steps, and NewProfile
-	// refuses it with any step but RemoveFragment (the href without its
-	// fragment) and DefaultScheme ("http://" for an input without one).
+	// refuses it with those; it combines with DefaultScheme ("http://"
+	// for an input without one), RemoveFragment (the href without its
+	// fragment), UppercaseEscapes and DecodeUnreserved (the escapes it
+	// keeps, spelled one way), TrimHostDots and the key steps.
 	//	HTTP://EXAMPLE.com:80/a/%2e/b\c -> http://example.com/a/b/c
 	ParseWHATWG Step = iota
 
@@ -88,6 +90,11 @@ const (
 
 	// TrimHostDots removes trailing "." characters from the host, and the
 	// full stops UTS #46 maps to "." (U+3002, U+FF0E, U+FF61) (POWDER).
+	// After ParseWHATWG it removes every empty label of a domain, leading,
+	// repeated and trailing (".a..b." -> "a.b"), and never touches an IP
+	// address; a domain of dots only is written ".", and one whose last
+	// label would then be a number keeps ".." after it ("a.1.."), which
+	// the standard would otherwise read as an IPv4 address.
 	//	http://www.example.com./ -> http://www.example.com/
 	TrimHostDots
 
@@ -125,12 +132,17 @@ const (
 	EncodeToIRI
 
 	// UppercaseEscapes writes the hex digits of percent-encodings in
-	// uppercase (RFC 3986 §6.2.2.1).
+	// uppercase (RFC 3986 §6.2.2.1). After ParseWHATWG it rewrites the
+	// escapes the standard keeps as written; a "%" that starts no escape
+	// stays as it is.
 	//	http://h/a%2fb -> http://h/a%2Fb
 	UppercaseEscapes
 
 	// DecodeUnreserved decodes percent-encoded unreserved characters
-	// (ALPHA DIGIT - . _ ~) and nothing else (RFC 3986 §6.2.2.2).
+	// (ALPHA DIGIT - . _ ~) and nothing else (RFC 3986 §6.2.2.2). After
+	// ParseWHATWG, a hex digit is not decoded where it would make a
+	// triplet with a "%" that starts none before it ("%%34" + "1"), and
+	// in a file URL "%43:" stays (decoded, it would be a drive letter).
 	//	http://h/%7Euser -> http://h/~user
 	DecodeUnreserved
 
@@ -418,13 +430,17 @@ var (
 	WHATWG = mustProfile(ParseWHATWG)
 
 	// Crawler is the key for a crawl frontier: WHATWG (read as a browser
-	// reads the link), without the fragment, with tracking parameters,
-	// session ids, empty parameters and an empty query removed and the
-	// parameters sorted by name. It merges only what nearly every site
-	// serves alike; it keeps "www", the scheme, path case, escapes, and
-	// the order of parameters with one name.
-	Crawler = mustProfile(ParseWHATWG, RemoveFragment, RemoveSessionIDs, RemoveTrackingParams,
-		RemoveEmptyParams, RemoveEmptyQuery, SortQuery)
+	// reads the link), with the escapes RFC 3986 §6.2.2 calls equivalent
+	// spelled one way (hex in uppercase, unreserved characters decoded:
+	// "%7e" and "~", "%2f" and "%2F" meet), without the fragment, with
+	// tracking parameters, session ids, empty parameters and an empty
+	// query removed and the parameters sorted by name. It merges only
+	// what nearly every site serves alike; it keeps "www", the scheme,
+	// path and query case, every encoded delimiter apart from the
+	// delimiter ("%2F" and "/", "%26" and "&", "+" and "%20"), and the
+	// order of parameters with one name.
+	Crawler = mustProfile(ParseWHATWG, RemoveFragment, UppercaseEscapes, DecodeUnreserved, RemoveSessionIDs,
+		RemoveTrackingParams, RemoveEmptyParams, RemoveEmptyQuery, SortQuery)
 
 	// Archive is the canonicalization the Internet Archive's surt library
 	// applies by default before writing a CDX key (see SURT): a WHATWG

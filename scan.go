@@ -151,6 +151,7 @@ func (u *url) scanAuthority(s string, pl *plan, ho *handover) bool {
 		}
 	case seen&fUpper != 0 && !pl.lowerHost,
 		host[len(host)-1] == '.', len(host) > MaxHostLength,
+		pl.trimDots && (host[0] == '.' || strings.Contains(host, "..")),
 		endsInNumber(host) && !numericHostValid(host), // rejected (or, in WHATWG, rewritten): the engine's
 		pl.toUnicode && hasACEPrefix(host),
 		pl.fileLocalhost && kind == schemeFile && strings.EqualFold(host, "localhost"):

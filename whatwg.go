@@ -28,6 +28,10 @@ const (
 	// non-ASCII.
 	setPOWDER
 
+	// Not an encode set: "%", where a WHATWG plan that rewrites escapes
+	// (plan.pctTriplets) looks at the triplet that may start there.
+	setTriplet
+
 	// Not encode sets, but questions about the same bytes: the
 	// standard's forbidden host code points, and its forbidden domain
 	// code points (those, C0 controls, "%" and DEL).
@@ -57,6 +61,7 @@ var encodeSet = func() (t [256]uint16) {
 		t[c] |= forbiddenDomain
 	}
 	set("%\x7f", forbiddenDomain)
+	set("%", setTriplet)
 	for c := 0; c < 256; c++ {
 		if c == '%' || c <= ' ' || c == '\\' || c >= 0x7f {
 			t[c] |= setPOWDER
@@ -84,18 +89,76 @@ func preprocessWHATWG(in string) string {
 // encode writes s[i:j] with every byte in the percent-encode set bit
 // percent-encoded (the WHATWG URL Standard's "UTF-8 percent-encode": the
 // input is valid UTF-8, and every byte of a non-ASCII code point is in
-// every set; POWDER's set for a decoded input).
+// every set; POWDER's set for a decoded input). The escapes of the input
+// are kept as written, or, when the plan rewrites them (pctTriplets),
+// written by its triplet rule (whatwgTriplet).
 func (e *engine) encode(i, j int, bit uint16) {
 	s, w := e.s, &e.u.w
+	bit |= e.pl.pctTriplets
 	start := i
 	for k := i; k < j; k++ {
-		if c := s[k]; encodeSet[c]&bit != 0 {
-			w.run(start, k)
-			w.escaped(c)
-			start = k + 1
+		c := s[k]
+		if encodeSet[c]&bit == 0 {
+			continue
 		}
+		if encodeSet[c]&bit&setTriplet != 0 {
+			if e.whatwgTriplet(start, k, j) {
+				k += 2
+				start = k + 1
+			}
+			continue
+		}
+		w.run(start, k)
+		w.escaped(c)
+		start = k + 1
 	}
 	w.run(start, j)
+}
+
+// whatwgTriplet writes the "%" at s[k] and what follows by the plan's
+// triplet rule (RFC 3986 §6.2.2.1: uppercase hex; §6.2.2.2: an unreserved
+// octet decoded), after the pending run s[start:k], when it starts a
+// valid triplet before j that the rule changes; it reports whether it
+// wrote it. The WHATWG URL Standard keeps a "%" that starts no triplet
+// as a "%", and its percent-decode reads "%" and two hex digits wherever
+// they meet: a hex digit decoded right after such a "%" ("%%34" + "1"
+// -> "%41"), or after it and one hex digit ("%4%31" -> "%41"), would make
+// a triplet that was not there, which names another resource and reads
+// differently again; that triplet is kept (its hex is uppercase already:
+// a hex digit's octet is 0x30-0x39, 0x41-0x46 or 0x61-0x66).
+func (e *engine) whatwgTriplet(start, k, j int) bool {
+	s, w := e.s, &e.u.w
+	v, ok := tripletAt(s, k, j)
+	if !ok {
+		return false
+	}
+	rule := e.pl.triplet(v, s[k+1], s[k+2], e.pl.decodeUnres)
+	if rule == tripletKeep {
+		return false
+	}
+	if rule == tripletDecode && isHex(v) {
+		// The output's last two bytes: the pending run's, then the
+		// writer's.
+		before := func(d int) byte {
+			if k-start >= d {
+				return s[k-d]
+			}
+			if n := w.length() - (d - (k - start)); n >= 0 {
+				return w.byteAt(n)
+			}
+			return 0
+		}
+		if c1 := before(1); c1 == '%' || isHex(c1) && before(2) == '%' {
+			return false
+		}
+	}
+	w.run(start, k)
+	if rule == tripletDecode {
+		w.byte(v)
+	} else {
+		w.escaped(v)
+	}
+	return true
 }
 
 // whatwgCredentials writes the userinfo s[authStart:userEnd] as the
@@ -188,6 +251,10 @@ func (e *engine) whatwgHost() (int, *failure) {
 			}
 		}
 		if !whatwgEndsInNumber(s[i:j]) {
+			if e.pl.trimDots && hasExtraDots(s[i:j]) {
+				e.whatwgDomain(trimDomainDots(appendLower(nil, s[i:j])), i, j)
+				return w.length() - at, nil
+			}
 			if e.kind == schemeFile && strings.EqualFold(s[i:j], "localhost") {
 				return 0, nil
 			}
@@ -216,17 +283,80 @@ func (e *engine) whatwgHost() (int, *failure) {
 		if !ok {
 			return 0, fail(ComponentHost, i, ErrInvalidHost, "invalid IPv4 address")
 		}
-		ascii = out
+		if string(out) == s[i:j] {
+			w.run(i, j)
+		} else {
+			writeBytes(w, out)
+		}
+		return w.length() - at, nil
 	}
-	if e.kind == schemeFile && string(ascii) == "localhost" {
-		return 0, nil
+	if e.pl.trimDots && hasExtraDots(ascii) {
+		ascii = trimDomainDots(ascii)
 	}
-	if string(ascii) == s[i:j] {
-		w.run(i, j)
-	} else {
-		writeBytes(w, ascii)
-	}
+	e.whatwgDomain(ascii, i, j)
 	return w.length() - at, nil
+}
+
+// whatwgDomain writes the domain d, the host s[i:j] as domain to ASCII
+// made it: nothing for a file URL's "localhost" (the file host state).
+func (e *engine) whatwgDomain(d []byte, i, j int) {
+	if e.kind == schemeFile && string(d) == "localhost" {
+		return
+	}
+	if string(d) == e.s[i:j] {
+		e.u.w.run(i, j)
+	} else {
+		writeBytes(&e.u.w, d)
+	}
+}
+
+// hasExtraDots reports whether the domain d starts or ends with "." or
+// holds "..": what TrimHostDots removes after ParseWHATWG.
+func hasExtraDots[T string | []byte](d T) bool {
+	n := len(d)
+	if n == 0 {
+		return false
+	}
+	if d[0] == '.' || d[n-1] == '.' {
+		return true
+	}
+	for k := 1; k < n; k++ {
+		if d[k] == '.' && d[k-1] == '.' {
+			return true
+		}
+	}
+	return false
+}
+
+// trimDomainDots is TrimHostDots after ParseWHATWG on the domain d (the
+// output of domain to ASCII, lowercased; never an IP address), in place:
+// the empty labels go, leading, repeated and trailing (".a..b." ->
+// "a.b"). Two cases keep dots, so that the key reads back as the same
+// host: a domain of dots only is written "." (an empty host is no host),
+// and one whose last label would then be a number ("a.1.." -> "a.1") is
+// written with ".." after it, as the standard reads "a.1" and "a.1." as
+// IPv4 addresses (its "ends in a number"), and so rejects them, while
+// "a.1.." is a domain.
+func trimDomainDots(d []byte) []byte {
+	w := 0
+	for k := 0; k < len(d); k++ {
+		if d[k] == '.' && (w == 0 || d[w-1] == '.') {
+			continue
+		}
+		d[w] = d[k]
+		w++
+	}
+	if w > 0 && d[w-1] == '.' {
+		w--
+	}
+	d = d[:w]
+	switch {
+	case w == 0:
+		return append(d, '.')
+	case whatwgEndsInNumber(d):
+		return append(d, '.', '.')
+	}
+	return d
 }
 
 func writeBytes(w *writer, b []byte) {
@@ -351,10 +481,24 @@ func (e *engine) whatwgPath(pathAt int) {
 			}
 		default:
 			w.byte('/')
-			if file && segments == 0 && isWindowsDriveLetter(seg) && seg[1] == '|' {
+			switch {
+			case file && segments == 0 && isWindowsDriveLetter(seg) && seg[1] == '|':
 				w.byte(seg[0])
 				w.byte(':')
-			} else {
+			case file && segments == 0 && e.pl.decodeUnres && isEscapedDriveLetter(seg):
+				// "%43:" is no drive letter to the standard ("/%43:/.."
+				// is "/"): decoded to "C:" it would be one, which ".."
+				// does not remove and whose "|" is rewritten, so its
+				// escape stays (in uppercase with UppercaseEscapes).
+				w.byte('%')
+				if e.pl.upperEscapes {
+					w.byte(upper(seg[1]))
+					w.byte(upper(seg[2]))
+				} else {
+					w.run(i+1, i+3)
+				}
+				w.byte(seg[3])
+			default:
 				e.encode(i, k, setPath)
 			}
 			segments++
@@ -373,6 +517,13 @@ func (e *engine) whatwgPath(pathAt int) {
 			w.guard(pathAt)
 		}
 	}
+}
+
+// isEscapedDriveLetter reports whether seg is a Windows drive letter
+// with its letter percent-encoded ("%43:", "%63|").
+func isEscapedDriveLetter(seg string) bool {
+	v, ok := tripletAt(seg, 0, len(seg))
+	return ok && len(seg) == 4 && isWindowsDriveLetter(string([]byte{v, seg[3]}))
 }
 
 // firstIsDriveLetter reports whether the path written from pathAt on is

@@ -222,6 +222,56 @@ func TestMessyRecovery(t *testing.T) {
 	}
 }
 
+// TestCrawlerMerges holds Crawler to what it promises a crawl frontier:
+// line i of messy.txt is an RFC 3986-equivalent spelling of line i of
+// real.txt (the corpus README), so at least 99.5% of the pairs that both
+// parse must get one key; and over both files it may leave no more
+// distinct keys than RFC3986 with Crawler's key steps, plus one for each
+// input that only the WHATWG URL Standard reads (RFC3986 rejects it).
+func TestCrawlerMerges(t *testing.T) {
+	real, messy := corpus(t, "real"), corpus(t, "messy")
+	both, same := 0, 0
+	for i, m := range messy {
+		want, err1 := canon.Normalize(real[i], canon.Crawler)
+		got, err2 := canon.Normalize(m, canon.Crawler)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		both++
+		if got == want {
+			same++
+		} else if both-same <= 10 {
+			t.Logf("line %d: %q -> %q, clean %q -> %q", i+1, m, got, real[i], want)
+		}
+	}
+	share := float64(same) / float64(both)
+	t.Logf("Crawler: %d of %d pairs that both parse get one key (%.2f%%)", same, both, 100*share)
+	if share < 0.995 {
+		t.Errorf("Crawler gives one key to %.2f%% of the messy/real pairs, want at least 99.5%%", 100*share)
+	}
+
+	rfcKeys := canon.MustProfile(append(canon.RFC3986.Steps(), canon.RemoveFragment, canon.RemoveSessionIDs,
+		canon.RemoveTrackingParams, canon.RemoveEmptyParams, canon.RemoveEmptyQuery, canon.SortQuery)...)
+	crawler, rfc := map[string]bool{}, map[string]bool{}
+	onlyWHATWG := 0
+	for _, u := range append(append([]string(nil), real...), messy...) {
+		k, err := canon.Normalize(u, canon.Crawler)
+		if err == nil {
+			crawler[k] = true
+		}
+		if k, err := canon.Normalize(u, rfcKeys); err == nil {
+			rfc[k] = true
+		} else if _, err := canon.Normalize(u, canon.WHATWG); err == nil {
+			onlyWHATWG++
+		}
+	}
+	t.Logf("distinct keys over real.txt and messy.txt: Crawler %d; RFC3986 with the key steps %d, and %d inputs only WHATWG reads",
+		len(crawler), len(rfc), onlyWHATWG)
+	if len(crawler) > len(rfc)+onlyWHATWG {
+		t.Errorf("Crawler leaves %d distinct keys, more than %d + %d", len(crawler), len(rfc), onlyWHATWG)
+	}
+}
+
 // TestCorpusIdempotence checks Normalize(Normalize(x)) == Normalize(x) on
 // every URL of real.txt and messy.txt for every profile.
 func TestCorpusIdempotence(t *testing.T) {
