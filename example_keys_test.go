@@ -1,6 +1,7 @@
 package canon_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/seed15588f71/canon"
@@ -120,6 +121,39 @@ func ExampleRules() {
 	// Output:
 	// https://shop.example/cart?item=7 <nil>
 	// https://shop.example/cart?item=7&sid=3 <nil>
+}
+
+// Rules for one site, as a JSON file for the command's -rules would hold
+// them: on shop.example (and its subdomains) only the parameters that
+// select a product are kept; everywhere, "ref" goes.
+func ExampleRules_hosts() {
+	var r canon.Rules
+	err := json.Unmarshal([]byte(`{
+		"TrackingParams": ["ref"],
+		"Hosts": {"shop.example": {"KeepParams": ["item", "size"]}}
+	}`), &r)
+	if err != nil {
+		panic(err)
+	}
+	p, err := canon.Crawler.WithRules(r)
+	if err != nil {
+		panic(err)
+	}
+	for _, u := range []string{
+		"https://www.shop.example/p?size=M&item=7&color=red&ref=mail",
+		"https://notshop.example/p?size=M&color=red&ref=mail",
+	} {
+		key, _ := canon.Normalize(u, p)
+		fmt.Println(key)
+	}
+	changes, _ := canon.Explain("https://www.shop.example/p?color=red&item=7", p)
+	for _, c := range changes {
+		fmt.Printf("%v (rules of %q): %s\n", c.Step, c.Host, c.After)
+	}
+	// Output:
+	// https://www.shop.example/p?item=7&size=M
+	// https://notshop.example/p?color=red&size=M
+	// RemoveTrackingParams (rules of "shop.example"): https://www.shop.example/p?item=7
 }
 
 // Each built-in tracking parameter says who sets it and which public

@@ -5,6 +5,12 @@ package canon
 type Change struct {
 	Step          Step
 	Before, After string
+
+	// Host is, for a step that reads the profile's Rules
+	// (RemoveTrackingParams, RemoveSessionIDs), the domain of
+	// Rules.Hosts whose rules it applied to this URL, and "" when it
+	// applied the top-level rules alone.
+	Host string
 }
 
 // Explain lists, in the order they run, the steps of p that change
@@ -39,10 +45,26 @@ func Explain(rawURL string, p Profile) ([]Change, error) {
 			continue
 		}
 		if key != prev {
-			changes = append(changes, Change{Step: s, Before: prev, After: key})
+			changes = append(changes, Change{Step: s, Before: prev, After: key, Host: rulesHost(s, key, p.plan())})
 			prev = key
 		}
 	}
 	// The last prefix is p itself, so the last After is the key.
 	return changes, nil
+}
+
+// rulesHost returns the domain of the Hosts entry whose rules step s of
+// plan pl applied to the URL whose key after s is key, or "". The key's
+// host is the one the rules were matched against: no step after the
+// rules' readers changes the host.
+func rulesHost(s Step, key string, pl *plan) string {
+	if s != RemoveTrackingParams && s != RemoveSessionIDs || pl.rules == nil || pl.rules.hosts == nil {
+		return ""
+	}
+	var pr parts
+	pr.split(key, pl.syn)
+	if !pr.hasAuth {
+		return ""
+	}
+	return pl.rules.forHost(key[pr.hostStart:pr.hostEnd]).host
 }

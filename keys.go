@@ -29,6 +29,10 @@ type keyPass struct {
 	// it keeps are in order, by name and whole, for sortQuery.
 	sortKnown, sortedByName, sortedWhole bool
 
+	// rs are the Rules that apply to this key (hostRules), set before
+	// the first pass that reads them.
+	rs *ruleSet
+
 	// What the path and the query hold, read once (componentFacts) for
 	// the passes that have something to do only when a component holds
 	// a capital, an escape, a "//" or a ";" or "(": most keys hold none,
@@ -123,10 +127,14 @@ func runKeyPasses(u *url, pl *plan) {
 	// place: whether a parameter goes depends on it alone, and on no
 	// letter case.
 	filtered := u.opaque // no query step runs on an opaque path
+	haveRules := false
 	for bits := pl.keys; bits != 0; bits &= bits - 1 {
 		st := Step(stdbits.TrailingZeros64(bits))
 		if u.opaque && queryKeySteps&(1<<st) != 0 {
 			continue
+		}
+		if st > StripWWWN && !haveRules {
+			k.rs, haveRules = hostRules(u, pl), true
 		}
 		if st >= RemoveTrackingParams && !filtered {
 			k.filterQuery(pl.has(RemoveSessionIDs), pl.has(RemoveTrackingParams), pl.has(RemoveEmptyParams))
@@ -135,6 +143,9 @@ func runKeyPasses(u *url, pl *plan) {
 		k.run(st)
 	}
 	if !filtered {
+		if !haveRules {
+			k.rs = hostRules(u, pl)
+		}
 		k.filterQuery(pl.has(RemoveSessionIDs), pl.has(RemoveTrackingParams), pl.has(RemoveEmptyParams))
 	}
 	if pl.keys&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
@@ -143,6 +154,17 @@ func runKeyPasses(u *url, pl *plan) {
 	if pl.esc <= escapeNorm {
 		u.encodeFinalSpaces() // a pass that cuts the end can leave one
 	}
+}
+
+// hostRules returns the Rules that apply to the key u: the plan's, or,
+// where they have Hosts, those of the domain its host matches
+// (ruleSet.forHost). runKeyPasses reads them after the passes that change
+// the host (StripWWW), so that the key read again matches the same domain.
+func hostRules(u *url, pl *plan) *ruleSet {
+	if pl.rules == nil || pl.rules.hosts == nil || !u.hasAuth {
+		return pl.rules
+	}
+	return pl.rules.forHost(u.str()[u.hostStart:u.hostEnd])
 }
 
 // view returns the output's bytes: u's buffer once owned, and until then
@@ -192,7 +214,7 @@ func (k *keyPass) run(st Step) {
 	case RemoveSessionIDs:
 		if k.hierarchical() && k.pathFacts().param {
 			b := k.own() // the cutter compacts the path in place
-			n := k.pl.rules.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
+			n := k.rs.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
 			if u.pathStart+n < u.pathEnd {
 				u.cut(u.pathStart+n, u.pathEnd)
 				k.pathCut()
@@ -408,7 +430,7 @@ func (k *keyPass) filterQuery(session, tracking, empty bool) {
 	if !u.hasQuery || u.queryStart == u.queryEnd || !(session || tracking || empty) {
 		return
 	}
-	rules := k.pl.rules
+	rules := k.rs
 	owned := false
 	q := k.view()[u.queryStart:u.queryEnd]
 	// q[:w] is the query kept so far; until a pair is dropped, the pairs

@@ -15,10 +15,17 @@ import (
 var comboBases = []Profile{{}, WebCapture, RFC3986, IRI, POWDER, WHATWG, MustProfile(ParseWHATWG, DefaultScheme),
 	MustProfile(ParseWHATWG, UppercaseEscapes, DecodeUnreserved, TrimHostDots)}
 
-// comboRules are the Rules the combinations are tried with: none, and
-// names of each list (a session name with any value, a tracking name and
-// a tracking prefix).
-var comboRules = []Rules{{}, {TrackingParams: []string{"ref"}, TrackingPrefixes: []string{"pk_"}, SessionParams: []string{"sessid"}}}
+// comboRules are the Rules the combinations are tried with: none, names
+// of each list (a session name with any value, a tracking name and a
+// tracking prefix), and host rules (a keep-only list on the seeds' host
+// "h", a prefix on example.com, and an empty rule for "www.h", which
+// StripWWW can turn into "h").
+var comboRules = []Rules{{}, {TrackingParams: []string{"ref"}, TrackingPrefixes: []string{"pk_"}, SessionParams: []string{"sessid"}},
+	{TrackingParams: []string{"ref"}, Hosts: map[string]Rules{
+		"h":           {KeepParams: []string{"a", "k", "q"}, SessionParams: []string{"sessid"}},
+		"example.com": {TrackingPrefixes: []string{"x"}},
+		"www.h":       {},
+	}}}
 
 // profileFromBits makes a profile of the steps whose bits are set in
 // steps (bit i is Step(i)) and the Rules comboRules[rules%len], or reports

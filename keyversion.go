@@ -3,6 +3,7 @@ package canon
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -205,12 +206,29 @@ func (p Profile) writeStepsDigestText(b *strings.Builder) {
 }
 
 // writeDigestText writes the rules' names, list by list; they are
-// lowercased, sorted and without repeats already.
+// lowercased, sorted and without repeats already. A keep-only list and
+// the hosts' rules follow when there are any (so that the digest of rules
+// without them is what it was before they existed).
 func (rs *ruleSet) writeDigestText(b *strings.Builder) {
-	for _, l := range [...]struct {
-		label string
-		names []string
-	}{{"tracking", rs.tracking}, {"prefixes", rs.prefixes}, {"session", rs.session}} {
+	rs.writeDigestLists(b)
+	domains := make([]string, 0, len(rs.hosts))
+	for d := range rs.hosts {
+		domains = append(domains, d)
+	}
+	slices.Sort(domains)
+	for _, d := range domains {
+		b.WriteString("host ")
+		b.WriteString(d)
+		b.WriteByte('\n')
+		rs.hosts[d].hostLists.writeDigestLists(b)
+	}
+}
+
+func (rs *ruleSet) writeDigestLists(b *strings.Builder) {
+	for i, l := range rs.lists() {
+		if i == 3 && len(l.names) == 0 {
+			break // no keep-only list
+		}
 		b.WriteString(l.label)
 		for _, n := range l.names {
 			b.WriteByte(' ')

@@ -144,8 +144,13 @@ func DefaultTrackingParams() []TrackingParam {
 
 // isTracking reports whether a query parameter named name (as written,
 // escapes not decoded) is a tracking parameter: the built-in list or r's
-// TrackingParams / TrackingPrefixes. ASCII case-insensitive. r may be nil.
+// TrackingParams / TrackingPrefixes, or, when r has a keep-only list
+// (KeepParams), any name not in it. ASCII case-insensitive. r may be nil.
 func (r *ruleSet) isTracking(name []byte) bool {
+	if r != nil && r.keep != nil {
+		// A keep-only list (Rules.KeepParams): every other name goes.
+		return !paramSortedHasFold(r.keep, name)
+	}
 	if len(name) == 0 {
 		return false
 	}

@@ -112,12 +112,14 @@ func init() {
 }
 
 // profileSpec is a canon.Profile in the form the DoFns carry it to the
-// workers: the names of its steps, and its Rules as encoding/json writes
-// them (the whole struct, so that a field added to canon.Rules travels
-// without a change here).
+// workers: the names of its steps, and its Rules as the text
+// encoding/json writes for them (the whole struct, so that a field added
+// to canon.Rules travels without a change here). The Rules go as text,
+// not as a struct field: canon.Rules holds Rules (per host), and Beam's
+// schema inference cannot describe a recursive type.
 type profileSpec struct {
-	Steps []string    `json:"steps"`
-	Rules canon.Rules `json:"rules"`
+	Steps []string `json:"steps"`
+	Rules string   `json:"rules"` // JSON of canon.Rules
 }
 
 // specOf returns the serializable form of p.
@@ -127,7 +129,11 @@ func specOf(p canon.Profile) profileSpec {
 	for i, s := range steps {
 		names[i] = s.String()
 	}
-	return profileSpec{Steps: names, Rules: p.Rules()}
+	rules, err := json.Marshal(p.Rules())
+	if err != nil {
+		panic(err) // string slices and maps of them always marshal
+	}
+	return profileSpec{Steps: names, Rules: string(rules)}
 }
 
 // profile rebuilds the profile specOf described.
@@ -144,7 +150,15 @@ func (ps profileSpec) profile() (canon.Profile, error) {
 	if err != nil {
 		return canon.Profile{}, err
 	}
-	return p.WithRules(ps.Rules)
+	var r canon.Rules
+	if ps.Rules != "" {
+		dec := json.NewDecoder(strings.NewReader(ps.Rules))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			return canon.Profile{}, fmt.Errorf("rules %s: %w", ps.Rules, err)
+		}
+	}
+	return p.WithRules(r)
 }
 
 // checkSpec reports whether spec, sent through encoding/json as Beam

@@ -224,6 +224,9 @@ func rulesProfiles(t *testing.T) []canon.Profile {
 		{canon.Archive, canon.Rules{SessionParams: []string{"sid", "token"}}},
 		{canon.Aggressive, canon.Rules{TrackingParams: []string{"ref"}, SessionParams: []string{"Visit"}}},
 		{own, canon.Rules{TrackingParams: []string{"source"}, TrackingPrefixes: []string{"PK_"}, SessionParams: []string{"token"}}},
+		// Per-host rules and a keep-only list, which travel as JSON text.
+		{canon.Crawler, canon.Rules{TrackingParams: []string{"ref"}, Hosts: map[string]canon.Rules{
+			"example.com": {KeepParams: []string{"a"}}, "h": {SessionParams: []string{"visit"}}}}},
 	} {
 		p, err := c.p.WithRules(c.r)
 		if err != nil {
@@ -461,7 +464,7 @@ func TestCheckProfile(t *testing.T) {
 		if err := back.Setup(); err != nil || back.n.p != p {
 			t.Errorf("%v: the DoFn's JSON %s gave %v, %v", p, data, back.n.p, err)
 		}
-		if p.Rules().TrackingParams == nil && p.Rules().SessionParams == nil && p.Rules().TrackingPrefixes == nil {
+		if r := p.Rules(); r.TrackingParams == nil && r.SessionParams == nil && r.TrackingPrefixes == nil && r.KeepParams == nil && r.Hosts == nil {
 			continue
 		}
 		stepsOnly := profileSpec{Steps: specOf(p).Steps}
@@ -475,8 +478,11 @@ func TestCheckProfile(t *testing.T) {
 	if err := (&keyByFn{Profile: profileSpec{Steps: []string{"HostToASCII", "HostToUnicode"}}}).Setup(); err == nil {
 		t.Error("Setup accepted conflicting steps")
 	}
-	if err := (&keyByKVFn{Profile: profileSpec{Steps: []string{"ParseWHATWG"}, Rules: canon.Rules{TrackingParams: []string{"a&b"}}}}).Setup(); err == nil {
+	if err := (&keyByKVFn{Profile: profileSpec{Steps: []string{"ParseWHATWG"}, Rules: `{"TrackingParams":["a&b"]}`}}).Setup(); err == nil {
 		t.Error("Setup accepted a rule name WithRules refuses")
+	}
+	if err := (&keyByKVFn{Profile: profileSpec{Steps: []string{"ParseWHATWG"}, Rules: `{"NoSuchList":["a"]}`}}).Setup(); err == nil {
+		t.Error("Setup accepted rules with an unknown field")
 	}
 }
 
@@ -498,7 +504,7 @@ func TestMustSpecPanics(t *testing.T) {
 		}
 	}()
 	saved := specHook
-	specHook = func(spec profileSpec) profileSpec { spec.Rules = canon.Rules{}; return spec }
+	specHook = func(spec profileSpec) profileSpec { spec.Rules = ""; return spec }
 	defer func() { specHook = saved }()
 	_, s := beam.NewPipelineWithRoot()
 	Normalize(s, beam.CreateList(s, []string{"http://h/"}), p)

@@ -1,0 +1,290 @@
+package canon
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRulesKeepParams checks a keep-only list: RemoveTrackingParams keeps
+// the named parameters and drops every other, a tracking name among them
+// too; RemoveSessionIDs still drops a session id it names.
+func TestRulesKeepParams(t *testing.T) {
+	p, err := Crawler.WithRules(Rules{KeepParams: []string{"ID", "page", "utm_source", "jsessionid"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"http://h/?id=7&page=2&sort=asc", "http://h/?id=7&page=2"},
+		{"http://h/?sort=asc&q=x", "http://h/"},
+		{"http://h/?Id=7&utm_source=x&utm_medium=y", "http://h/?Id=7&utm_source=x"},
+		{"http://h/?id=7&&=1&page", "http://h/?id=7&page"},
+		{"http://h/?id=7&jsessionid=0123456789abcdef0123456789abcdef", "http://h/?id=7"},
+		{"http://h/?%69d=7&x=1", "http://h/?id=7"},
+	} {
+		if got, err := Normalize(c.in, p); got != c.want || err != nil {
+			t.Errorf("Normalize(%q, %v) = %q, %v, want %q", c.in, p, got, err, c.want)
+		}
+	}
+}
+
+// ruleHostDomains are the domains of the host-rule class test: nested
+// domains, an IPv4 address and an IPv6 one.
+var ruleHostDomains = []string{"example.com", "a.example.com", "b.a.example.com", "com.evil", "c", "10.0.0.1", "[::1]"}
+
+// matchDomainSlow is the label-boundary rule from Rules.Hosts' doc,
+// written plainly: the longest domain that is the host or of which the
+// host is a subdomain, an address only itself.
+func matchDomainSlow(host string) string {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	best := ""
+	for _, d := range ruleHostDomains {
+		ip := strings.HasPrefix(d, "[") || strings.Trim(d, "0123456789.") == ""
+		if host == d || !ip && strings.HasSuffix(host, "."+d) {
+			if len(d) > len(best) {
+				best = d
+			}
+		}
+	}
+	return best
+}
+
+// TestRulesHostsMatchClass builds hosts of up to four labels from the
+// labels of the rules' domains and their near misses, and checks each
+// key against matchDomainSlow: the top-level rule always applies, and
+// exactly the rule of the matched domain (each drops a parameter of its
+// own). Explain names the domain.
+func TestRulesHostsMatchClass(t *testing.T) {
+	r := Rules{TrackingParams: []string{"top"}, Hosts: map[string]Rules{}}
+	param := func(d string) string {
+		return "p" + strings.NewReplacer(".", "_", "[", "", "]", "", ":", "x").Replace(d)
+	}
+	for _, d := range ruleHostDomains {
+		r.Hosts[d] = Rules{TrackingParams: []string{param(d)}}
+	}
+	p, err := Crawler.WithRules(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var query []string
+	for _, d := range ruleHostDomains {
+		query = append(query, param(d)+"=1")
+	}
+	query = append(query, "top=1", "z=1")
+	q := strings.Join(query, "&")
+
+	labels := []string{"example", "com", "a", "b", "c", "evil", "notexample", "xcom", "EXAMPLE", "10", "0", "1"}
+	var hosts []string
+	var build func(prefix string, n int)
+	build = func(prefix string, n int) {
+		if prefix != "" {
+			hosts = append(hosts, prefix, prefix+".")
+		}
+		if n == 0 {
+			return
+		}
+		for _, l := range labels {
+			if prefix == "" {
+				build(l, n-1)
+			} else {
+				build(prefix+"."+l, n-1)
+			}
+		}
+	}
+	build("", 4)
+	hosts = append(hosts, "[::1]", "[::2]", "10.0.0.1", "0.10.0.0.1")
+	n, matched := 0, 0
+	for _, h := range hosts {
+		in := "http://" + h + "/?" + q
+		key, err := Normalize(in, p)
+		if err != nil {
+			continue // a host the standard rejects ("10.0.0.1.c")
+		}
+		n++
+		wantDomain := matchDomainSlow(hostOf(key))
+		var keep []string
+		for _, d := range ruleHostDomains {
+			if d != wantDomain {
+				keep = append(keep, param(d)+"=1")
+			}
+		}
+		keep = append(keep, "z=1")
+		slices.Sort(keep) // SortQuery
+		want := key[:strings.IndexByte(key, '?')+1] + strings.Join(keep, "&")
+		if key != want {
+			t.Fatalf("Normalize(%q, %v) = %q, want %q (rules of %q)", in, p, key, want, wantDomain)
+		}
+		if again, _ := Normalize(key, p); again != key {
+			t.Fatalf("Normalize(%q) = %q, then %q", in, key, again)
+		}
+		if wantDomain != "" {
+			matched++
+			changes, err := Explain(in, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, c := range changes {
+				if c.Step == RemoveTrackingParams {
+					found = c.Host == wantDomain
+					if !found {
+						t.Fatalf("Explain(%q): RemoveTrackingParams's Host = %q, want %q", in, c.Host, wantDomain)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("Explain(%q) = %+v: no RemoveTrackingParams change", in, changes)
+			}
+		}
+	}
+	if n < 10000 || matched < 1000 {
+		t.Fatalf("only %d hosts checked, %d matched a domain", n, matched)
+	}
+}
+
+// TestRulesHostsMerge checks that a host's lists apply together with the
+// top-level ones, and a host's KeepParams too.
+func TestRulesHostsMerge(t *testing.T) {
+	p, err := Crawler.WithRules(Rules{
+		TrackingParams: []string{"ref"}, SessionParams: []string{"sessid"},
+		Hosts: map[string]Rules{
+			"shop.example": {KeepParams: []string{"item"}},
+			"blog.example": {TrackingParams: []string{"src"}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"http://www.shop.example/?item=1&ref=x&color=red", "http://www.shop.example/?item=1"},
+		{"http://blog.example/p?src=x&ref=y&page=2", "http://blog.example/p?page=2"},
+		{"http://blog.example/p;sessid=7?x=1", "http://blog.example/p?x=1"},
+		{"http://other.example/?src=x&ref=y", "http://other.example/?src=x"},
+	} {
+		if got, err := Normalize(c.in, p); got != c.want || err != nil {
+			t.Errorf("Normalize(%q, %v) = %q, %v, want %q", c.in, p, got, err, c.want)
+		}
+	}
+}
+
+// TestRulesHostsCompare checks that profiles with host rules are == for
+// the same rules in any order and case, different otherwise, and that
+// bad keys and nested Hosts are refused.
+func TestRulesHostsCompare(t *testing.T) {
+	a, err := Crawler.WithRules(Rules{Hosts: map[string]Rules{"Example.COM.": {TrackingParams: []string{"B", "a"}}, "x.org": {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Crawler.WithRules(Rules{Hosts: map[string]Rules{"x.org": {}, "example.com": {TrackingParams: []string{"a", "b", "a"}}}})
+	c, _ := Crawler.WithRules(Rules{Hosts: map[string]Rules{"example.com": {TrackingParams: []string{"a", "b"}}}})
+	d, _ := Crawler.WithRules(Rules{Hosts: map[string]Rules{"example.com": {SessionParams: []string{"a", "b"}}}})
+	e, _ := Crawler.WithRules(Rules{Hosts: map[string]Rules{"example.com": {TrackingParams: []string{"a"}}, "EXAMPLE.com": {TrackingParams: []string{"b"}}}})
+	if a != b || a.KeyVersion() != b.KeyVersion() || a.String() != b.String() {
+		t.Errorf("same rules differ: %v, %v", a, b)
+	}
+	if a == c || c == d || a.KeyVersion() == c.KeyVersion() || c.KeyVersion() == d.KeyVersion() {
+		t.Errorf("different rules are one: %v, %v, %v", a, c, d)
+	}
+	if c != e {
+		t.Errorf("one domain in two cases is not merged: %v, %v", c, e)
+	}
+	if want := "[host=example.com{tracking=a,b} host=x.org{}]"; !strings.HasSuffix(a.String(), want) {
+		t.Errorf("String() = %q, want the suffix %q", a.String(), want)
+	}
+	idn, err := Crawler.WithRules(Rules{Hosts: map[string]Rules{"bücher.example": {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := idn.Rules().Hosts["xn--bcher-kva.example"]; !ok {
+		t.Errorf("an IDN domain is not read as its A-labels: %+v", idn.Rules())
+	}
+	for _, bad := range []Rules{
+		{Hosts: map[string]Rules{"": {}}},
+		{Hosts: map[string]Rules{".": {}}},
+		{Hosts: map[string]Rules{"a..b": {}}},
+		{Hosts: map[string]Rules{"a/b": {}}},
+		{Hosts: map[string]Rules{"a:80": {}}},
+		{Hosts: map[string]Rules{"[zz]": {}}},
+		{Hosts: map[string]Rules{"a.b": {TrackingParams: []string{"x=y"}}}},
+		{Hosts: map[string]Rules{"a.b": {Hosts: map[string]Rules{"c.a.b": {}}}}},
+	} {
+		if p, err := Crawler.WithRules(bad); err == nil {
+			t.Errorf("WithRules(%+v) = %v, want an error", bad, p)
+		} else if !strings.HasPrefix(err.Error(), "canon: Rules.Hosts[") {
+			t.Errorf("WithRules(%+v): %v: the error does not say where", bad, err)
+		}
+	}
+}
+
+// TestRulesJSON checks that Rules round-trip through encoding/json: the
+// profile rebuilt from the JSON of its Rules is the profile.
+func TestRulesJSON(t *testing.T) {
+	for _, r := range []Rules{
+		{},
+		{TrackingParams: []string{"ref"}},
+		{TrackingPrefixes: []string{"pk_"}, SessionParams: []string{"sessid"}, KeepParams: []string{"id"}},
+		{Hosts: map[string]Rules{"example.com": {KeepParams: []string{"id"}}, "x.example.com": {}, "[::1]": {SessionParams: []string{"s"}}}},
+		{TrackingParams: []string{"B", "a"}, Hosts: map[string]Rules{"Bücher.example": {TrackingPrefixes: []string{"x_"}}}},
+	} {
+		p, err := Archive.WithRules(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := json.Marshal(p.Rules())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Rules
+		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&back); err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		q, err := Archive.WithRules(back)
+		if err != nil || q != p {
+			t.Errorf("rules %+v: JSON %s gives %v, %v, want %v", r, data, q, err, p)
+		}
+		if !reflect.DeepEqual(back, p.Rules()) {
+			t.Errorf("JSON %s decodes to %+v, Rules() is %+v", data, back, p.Rules())
+		}
+	}
+	var r Rules
+	in := `{"TrackingPrefixes": ["pk_"], "Hosts": {"example.com": {"KeepParams": ["id", "page"]}}}`
+	if err := json.Unmarshal([]byte(in), &r); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Crawler.WithRules(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Normalize("https://www.example.com/?page=2&id=7&sort=x&pk_c=1", p); got != "https://www.example.com/?id=7&page=2" {
+		t.Errorf("rules from %s: key %q", in, got)
+	}
+}
+
+// TestRulesDigestText pins the text the KeyVersion digest of Rules is
+// made of: rules without KeepParams and Hosts keep the digest they had
+// before those existed, and the new lists change it.
+func TestRulesDigestText(t *testing.T) {
+	for _, c := range []struct {
+		r    Rules
+		want string
+	}{
+		{Rules{TrackingParams: []string{"Ref"}, SessionParams: []string{"s"}}, "tracking ref\nprefixes\nsession s\n"},
+		{Rules{KeepParams: []string{"id"}}, "tracking\nprefixes\nsession\nkeep id\n"},
+		{Rules{Hosts: map[string]Rules{"b.example": {KeepParams: []string{"x"}}, "a.example": {}}},
+			"tracking\nprefixes\nsession\nhost a.example\ntracking\nprefixes\nsession\nhost b.example\ntracking\nprefixes\nsession\nkeep x\n"},
+	} {
+		rs, err := internRules(c.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		rs.writeDigestText(&b)
+		if b.String() != c.want {
+			t.Errorf("digest text of %+v = %q, want %q", c.r, b.String(), c.want)
+		}
+	}
+}
