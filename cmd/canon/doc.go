@@ -33,6 +33,25 @@
 //		Add steps to the profile or remove them: a comma-separated list
 //		of +Step or -Step, e.g. +RemoveFragment ("+nofragment" for
 //		short). The step names are in -list-profiles.
+//	-rules FILE
+//		Apply the canon.Rules in the JSON file FILE to the profile
+//		(Profile.WithRules): parameter names to drop (TrackingParams,
+//		TrackingPrefixes), session-id names (SessionParams), a keep-only
+//		list (KeepParams) and rules per domain (Hosts), as encoding/json
+//		reads them, e.g. {"TrackingPrefixes":["pk_"],"Hosts":
+//		{"shop.example":{"KeepParams":["item"]}}}. They act through the
+//		steps RemoveTrackingParams and RemoveSessionIDs (crawler,
+//		archive, aggressive). A file that is not one such object, or
+//		that names a parameter or domain WithRules refuses, is a usage
+//		error.
+//	-schemes list
+//		Write keys only for the URLs whose key has a scheme of the
+//		comma-separated list, e.g. http,https: javascript:, mailto: and
+//		data: links are no crawl keys. A line with another scheme is
+//		skipped: it gives what a blank line gives (see Blank lines; in
+//		jsonl {"in":INPUT,"skipped":"scheme"}), is not a failure, and is
+//		counted in a line "canon: S of N lines skipped: ..." at the end
+//		of standard error. Not with -equal or -rekey.
 //	-base URL
 //		Resolve each line against the base URL, by the profile's rule
 //		(RFC 3986, RFC 1808 for webcapture, the WHATWG URL Standard for

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -31,6 +34,18 @@ type config struct {
 	listProfiles bool
 	version      bool
 	urls         []string
+	rulesFile    string          // -rules: a JSON file of canon.Rules
+	schemes      map[string]bool // -schemes: the schemes whose keys are written; nil for all
+}
+
+// schemeAllowed reports whether key (a URL's key, which starts with its
+// scheme) has a scheme that -schemes allows.
+func (cfg *config) schemeAllowed(key string) bool {
+	if cfg.schemes == nil {
+		return true
+	}
+	k := strings.IndexByte(key, ':')
+	return k > 0 && cfg.schemes[strings.ToLower(key[:k])]
 }
 
 // withInput reports whether the output format writes the input beside
@@ -111,6 +126,7 @@ Examples:
   canon -explain -p crawler 'HTTP://Example.com/?utm_source=x&b=2&a=1'  # why this key
   canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
   canon -rekey -p crawler < index.tsv > changed.tsv  # keys this version changes
+  canon -p crawler -schemes http,https -rules site.json -skip-invalid < links.txt  # crawl keys
 
 Profiles (-p; -list-profiles shows their steps and key versions):
 {{profiles}}
@@ -119,7 +135,10 @@ Input: one URL per line; a CR before the LF and a missing final newline
 are fine. A blank line (empty, or only spaces, tabs, CR, VT or FF) is not
 a URL: it has no key, is not resolved against -base and is not a failure.
 It gives an empty line in text format, the input and an empty key in tsv,
-{"in":INPUT,"blank":true} in jsonl; -u and -skip-invalid drop it.
+{"in":INPUT,"blank":true} in jsonl; -u and -skip-invalid drop it. With
+-schemes, a line whose key has another scheme is skipped the same way
+({"in":INPUT,"skipped":"scheme"} in jsonl), not a failure, and counted
+at the end of standard error.
 
 Formats (-format):
   text   the key (-u -c: the count, right-aligned in 7 columns, a space, the key)
@@ -193,6 +212,12 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.BoolVar(&cfg.equal, "equal", false, "with two URL arguments: exit 0 if they have the same key, 1 if not")
 	fs.BoolVar(&cfg.explain, "explain", false, "for each URL, print it and each step that changes it, as \"  Step: before -> after\" lines,\nthen an empty line (-format jsonl: a \"changes\" array in each record; see above)")
 	fs.BoolVar(&cfg.rekey, "rekey", false, "read \"input TAB key\" lines (an earlier -format tsv) and write \"input TAB oldkey TAB newkey\"\nfor each line whose key the profile now makes differently (see above)")
+	fs.StringVar(&cfg.rulesFile, "rules", "", "apply the canon.Rules in the JSON `FILE` to the profile (WithRules): parameter names to drop\nor keep, per host too; they act through RemoveTrackingParams and RemoveSessionIDs (see above)")
+	fs.Func("schemes", "write keys only for URLs whose key has one of the schemes in the comma-separated `list`\n(e.g. http,https); a line with another scheme is skipped: no key, not a failure (see above)", func(v string) error {
+		set, err := parseSchemes(v)
+		cfg.schemes = set
+		return err
+	})
 	fs.BoolVar(&cfg.listProfiles, "list-profiles", false, "print each profile with its steps and its key version (Profile.KeyVersion), and the step names")
 	fs.BoolVar(&cfg.version, "version", false, "print the version")
 	return fs
@@ -238,7 +263,24 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 			return nil, exitUsage, err
 		}
 	}
+	if cfg.rulesFile != "" {
+		r, err := loadRules(cfg.rulesFile)
+		if err != nil {
+			return nil, exitUsage, fmt.Errorf("-rules %s: %v", cfg.rulesFile, err)
+		}
+		if p, err = p.WithRules(r); err != nil {
+			return nil, exitUsage, fmt.Errorf("-rules %s: %s", cfg.rulesFile, strings.TrimPrefix(err.Error(), "canon: "))
+		}
+	}
 	cfg.profile = p
+	if cfg.schemes != nil {
+		switch {
+		case cfg.equal:
+			return nil, exitUsage, errors.New("-schemes cannot be used with -equal")
+		case cfg.rekey:
+			return nil, exitUsage, errors.New("-schemes cannot be used with -rekey")
+		}
+	}
 	switch cfg.format {
 	case "text", "tsv", "jsonl", "surt":
 	default:
@@ -295,6 +337,50 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 		}
 	}
 	return cfg, exitOK, nil
+}
+
+// parseSchemes reads the -schemes list: scheme names (RFC 3986 §3.1:
+// a letter, then letters, digits, "+", "-" or "."), any case, separated by
+// commas.
+func parseSchemes(list string) (map[string]bool, error) {
+	set := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		for i := 0; i < len(name); i++ {
+			c := name[i]
+			letter := 'a' <= c && c <= 'z'
+			if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+				return nil, fmt.Errorf("%q is not a scheme name", name)
+			}
+		}
+		set[name] = true
+	}
+	if len(set) == 0 {
+		return nil, errors.New("no scheme given")
+	}
+	return set, nil
+}
+
+// loadRules reads a canon.Rules from the JSON file path: one object,
+// with no field canon.Rules lacks.
+func loadRules(path string) (canon.Rules, error) {
+	var r canon.Rules
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return r, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return r, err
+	}
+	if dec.More() {
+		return r, errors.New("more after the JSON object")
+	}
+	return r, nil
 }
 
 // checkBase returns why base cannot serve as a base URL under p, or nil.

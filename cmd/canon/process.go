@@ -39,6 +39,7 @@ type batch struct {
 	errAt  []int       // the index in the batch of each failing line
 	errs   []lineError // and its error; the writer, which knows line numbers, prints them
 	nums   []lineRef   // -format jsonl: where out lacks the line number of a failure
+	skips  int         // lines skipped for their scheme (-schemes)
 }
 
 // A lineRef is a place in batch.out where the writer inserts the number
@@ -182,6 +183,7 @@ type output struct {
 	uniq          *uniqueKeys
 	mapped        *mappedInput // the input, when it is a mapped file
 	lines, failed int
+	skipped       int // lines with a scheme -schemes leaves out
 	msg           []byte
 }
 
@@ -226,6 +228,7 @@ func (w *output) write(b *batch) {
 	}
 	w.lines += b.nlines
 	w.failed += len(b.errs)
+	w.skipped += b.skips
 	if b.mapEnd > 0 {
 		// Batches are written in order, so the mapping up to here is
 		// done with (-u keeps copies).
@@ -249,6 +252,9 @@ func (w *output) finish(readErr error) int {
 	if werr != nil {
 		fmt.Fprintln(w.stderr, "canon: writing output:", werr)
 		return exitProblem
+	}
+	if w.skipped > 0 {
+		fmt.Fprintf(w.stderr, "canon: %d of %d lines skipped: their scheme is not one of -schemes\n", w.skipped, w.lines)
 	}
 	if w.failed > 0 {
 		fmt.Fprintf(w.stderr, "canon: %d of %d lines failed\n", w.failed, w.lines)
@@ -392,8 +398,8 @@ func normalizeBatch(cfg *config, b *batch) {
 		b.fail(cfg, 0, "", errLineTooLong)
 		return
 	}
-	fastText := !cfg.unique && cfg.format == "text" && cfg.base == "" && !cfg.explain
-	fastSURT := !cfg.unique && cfg.format == "surt" && cfg.base == ""
+	fastText := !cfg.unique && cfg.format == "text" && cfg.base == "" && !cfg.explain && cfg.schemes == nil
+	fastSURT := !cfg.unique && cfg.format == "surt" && cfg.base == "" && cfg.schemes == nil
 	var buf []byte
 	data := b.data
 	for i := 0; len(data) > 0; i++ {
@@ -450,6 +456,10 @@ func normalizeBatch(cfg *config, b *batch) {
 		}
 		if err != nil {
 			b.fail(cfg, i, in, newLineError(in, err))
+			continue
+		}
+		if !cfg.schemeAllowed(key) {
+			b.skip(cfg, in)
 			continue
 		}
 		if cfg.explain {
@@ -554,6 +564,24 @@ func (b *batch) blank(cfg *config, in string) {
 		b.out = append(b.out, `{"in":`...)
 		b.out = appendJSONString(b.out, in)
 		b.out = append(b.out, `,"blank":true}`+"\n"...)
+	default:
+		b.out = renderNoKey(b.out, cfg, in)
+	}
+}
+
+// skip records a line whose key has a scheme -schemes leaves out: no
+// key, as for a blank line, and counted, but not a failure.
+func (b *batch) skip(cfg *config, in string) {
+	b.skips++
+	switch {
+	case cfg.unique:
+		b.lines = append(b.lines, in)
+		b.keys = append(b.keys, "")
+	case cfg.skipInvalid, cfg.explain && cfg.format == "text":
+	case cfg.format == "jsonl":
+		b.out = append(b.out, `{"in":`...)
+		b.out = appendJSONString(b.out, in)
+		b.out = append(b.out, `,"skipped":"scheme"}`+"\n"...)
 	default:
 		b.out = renderNoKey(b.out, cfg, in)
 	}
