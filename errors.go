@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Sentinel errors. Every error the package returns is an [*Error] that
@@ -81,9 +82,18 @@ type Error struct {
 	reason    string    // finer reason than Err's text, e.g. "invalid character"
 }
 
+// errorQuoteMax is the most bytes of the input, and of the rest of it
+// from the offset, that Error's text quotes: an input may be MaxLength
+// (4 MiB) long, and a log line should not be. A longer one is cut at a
+// character boundary and marked with "..." after the quote.
+const errorQuoteMax = 256
+
 // Error implements the error interface. It sizes its buffer for the
 // common case, a quoted input of printable ASCII, so that it allocates
-// once: the command line tool formats one error per bad line.
+// once: the command line tool formats one error per bad line. Input and
+// the rest of it from Offset are quoted up to errorQuoteMax bytes each:
+//
+//	canon.Normalize("http://h/aaaaaaaa"...): url: input too long
 func (e *Error) Error() string {
 	reason := e.reason
 	if reason == "" {
@@ -93,9 +103,11 @@ func (e *Error) Error() string {
 	if e.Offset >= 0 && e.Offset < len(e.Input) {
 		at = e.Input[e.Offset:]
 	}
+	in, inCut := quotePrefix(e.Input)
+	at, atCut := quotePrefix(at)
 	comp := e.Component.String()
-	const fixed = len(`canon.`) + len(`("`) + len(`"): `) + len(`: `) + len(` (at "`) + len(`")`) + len(` `)
-	b := make([]byte, 0, fixed+len(e.Op)+len(e.Arg)+len(e.Input)+len(comp)+len(reason)+len(at))
+	const fixed = len(`canon.`) + len(`("`) + len(`"...): `) + len(`: `) + len(` (at "`) + len(`"...)`) + len(` `)
+	b := make([]byte, 0, fixed+len(e.Op)+len(e.Arg)+len(in)+len(comp)+len(reason)+len(at))
 	b = append(b, "canon."...)
 	b = append(b, e.Op...)
 	b = append(b, '(')
@@ -103,7 +115,10 @@ func (e *Error) Error() string {
 		b = append(b, e.Arg...)
 		b = append(b, ' ')
 	}
-	b = strconv.AppendQuote(b, e.Input)
+	b = strconv.AppendQuote(b, in)
+	if inCut {
+		b = append(b, "..."...)
+	}
 	b = append(b, "): "...)
 	b = append(b, comp...)
 	b = append(b, ": "...)
@@ -111,9 +126,29 @@ func (e *Error) Error() string {
 	if at != "" {
 		b = append(b, " (at "...)
 		b = strconv.AppendQuote(b, at)
+		if atCut {
+			b = append(b, "..."...)
+		}
 		b = append(b, ')')
 	}
 	return ownedString(b)
+}
+
+// quotePrefix returns s, or its longest prefix of at most errorQuoteMax
+// bytes that ends before a character (or a byte that starts none, which
+// reads as one U+FFFD) and whether it cut.
+func quotePrefix(s string) (string, bool) {
+	if len(s) <= errorQuoteMax {
+		return s, false
+	}
+	n := 0
+	for {
+		_, size := utf8.DecodeRuneInString(s[n:])
+		if n+size > errorQuoteMax {
+			return s[:n], true
+		}
+		n += size
+	}
 }
 
 // Unwrap returns the sentinel error, for errors.Is.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // TestErrorMessages asserts the full text of an error for each sentinel,
@@ -254,5 +255,51 @@ func TestPathologicalLinear(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestErrorTextBounded checks that an error's text quotes at most
+// errorQuoteMax bytes of the input and of its rest, cut at a character
+// boundary and marked, however long the input: a 4 MiB line must not
+// make a 4 MiB log line. Input keeps the whole input.
+func TestErrorTextBounded(t *testing.T) {
+	for _, c := range []struct {
+		in string
+		p  Profile
+	}{
+		{"http://h/" + strings.Repeat("a", MaxLength), RFC3986},
+		{"http://h/" + strings.Repeat("é", 200) + "%zz" + strings.Repeat("b", 1000), RFC3986},
+		{"http://h:" + strings.Repeat("9", 300) + "/", WHATWG},
+		{"http://" + strings.Repeat("ü", 300) + "%/", IRI},
+		{"http://h/" + strings.Repeat("\x80\xe2\x82", 100) + "%zz", RFC3986}, // bytes that are no UTF-8 across the limit
+	} {
+		for _, shift := range []int{0, 1, 2} { // move a multi-byte character across the limit
+			in := c.in[:9] + strings.Repeat("x", shift) + c.in[9:]
+			_, err := Normalize(in, c.p)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Normalize(%.40q...): %v, want an *Error", in, err)
+			}
+			if e.Input != in {
+				t.Errorf("Normalize(%.40q...): Input is not the whole input (%d of %d bytes)", in, len(e.Input), len(in))
+			}
+			msg := e.Error()
+			if len(msg) > 2*4*errorQuoteMax+200 {
+				t.Errorf("Normalize(%.40q...): error text of %d bytes", in, len(msg))
+			}
+			if want := errorTextReference(e); msg != want {
+				t.Errorf("Normalize(%.40q...): error text %q, want %q", in, msg, want)
+			}
+			if utf8.ValidString(in) && !utf8.ValidString(msg) {
+				t.Errorf("Normalize(%.40q...): error text %q cuts a character", in, msg)
+			}
+			if len(in) > errorQuoteMax && !strings.Contains(msg, `"...): `) {
+				t.Errorf("Normalize(%.40q...): error text %q does not mark the cut input", in, msg)
+			}
+		}
+	}
+	if msg := (&Error{Op: "Normalize", Input: "http://h:8x/", Component: ComponentPort, Offset: 10, Err: ErrInvalidPort,
+		reason: "invalid character"}).Error(); msg != `canon.Normalize("http://h:8x/"): port: invalid character (at "x/")` {
+		t.Errorf("short input: %q", msg)
 	}
 }

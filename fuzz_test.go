@@ -135,11 +135,28 @@ func errorTextReference(e *Error) string {
 	if e.Arg != "" {
 		arg = e.Arg + " "
 	}
-	s := "canon." + e.Op + "(" + arg + strconv.Quote(e.Input) + "): " + e.Component.String() + ": " + reason
+	s := "canon." + e.Op + "(" + arg + quoteCut(e.Input) + "): " + e.Component.String() + ": " + reason
 	if e.Offset >= 0 && e.Offset < len(e.Input) {
-		s += " (at " + strconv.Quote(e.Input[e.Offset:]) + ")"
+		s += " (at " + quoteCut(e.Input[e.Offset:]) + ")"
 	}
 	return s
+}
+
+// quoteCut quotes s, or, when it is longer than 256 bytes, its longest
+// prefix of at most 256 bytes that ends where range over s would start
+// its next character, followed by "...".
+func quoteCut(s string) string {
+	if len(s) <= 256 {
+		return strconv.Quote(s)
+	}
+	cut := 0
+	for i := range s {
+		if i > 256 {
+			break
+		}
+		cut = i
+	}
+	return strconv.Quote(s[:cut]) + "..."
 }
 
 // isNFCRunsStrict reports whether every run of s is NFC, by the full
