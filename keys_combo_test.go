@@ -373,22 +373,34 @@ func seedProfileBits(i int) uint64 {
 // string of up to eight bytes of "/", "A", "a", "%", ";" and a non-ASCII
 // byte.
 func TestComponentFacts(t *testing.T) {
-	alphabet := []byte{'/', 'A', 'a', '%', ';', 0xC3}
+	// The bytes each question turns on, and their neighbours in the
+	// byte order ("@" and "[" around the capitals, DEL and 0x80 around
+	// non-ASCII): every string of up to four of them, after 0 to 12
+	// bytes of padding and before some, so that each lands on every
+	// place of an eight-byte word and across two.
+	alphabet := []byte{'/', 'A', 'Z', '@', '[', 'a', '%', ';', '(', 0x7F, 0x80, 0xC3, 0xFF}
 	k := keyPass{pl: Archive.plan()}
 	var b []byte
-	var walk func(n int)
-	walk = func(n int) {
+	check := func(s []byte) {
 		var want facts
 		want.valid = true
-		for i, c := range b {
+		for i, c := range s {
 			want.upper = want.upper || c >= 'A' && c <= 'Z'
 			want.pct = want.pct || c == '%'
 			want.param = want.param || c == ';' || c == '('
 			want.nonASCII = want.nonASCII || c >= 0x80
-			want.slashes = want.slashes || i > 0 && c == '/' && b[i-1] == '/'
+			want.slashes = want.slashes || i > 0 && c == '/' && s[i-1] == '/'
 		}
-		if got := k.componentFacts(b); got != want {
-			t.Fatalf("componentFacts(%q) = %+v, want %+v", b, got, want)
+		if got := k.componentFacts(s); got != want {
+			t.Fatalf("componentFacts(%q) = %+v, want %+v", s, got, want)
+		}
+	}
+	pad := []byte("xxxxxxxxxxxxxxxxxxxx")
+	var walk func(n int)
+	walk = func(n int) {
+		for p := 0; p <= 12; p++ {
+			s := append(append(append([]byte(nil), pad[:p]...), b...), pad[:(p*7)%9]...)
+			check(s)
 		}
 		if n == 0 {
 			return
@@ -399,5 +411,5 @@ func TestComponentFacts(t *testing.T) {
 			b = b[:len(b)-1]
 		}
 	}
-	walk(7)
+	walk(4)
 }
