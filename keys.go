@@ -2,9 +2,10 @@ package canon
 
 import (
 	"bytes"
-	stdbits "math/bits"
+	"hash/maphash"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/net/publicsuffix"
@@ -122,33 +123,12 @@ func runKeyPasses(u *url, pl *plan) {
 	// A pass that copies the key (own) gives it room for what the passes
 	// add: a "/." guard, an escape, "%20" for a final space.
 	u.w.slack = 32
-	// The parameters that RemoveSessionIDs, RemoveTrackingParams and
-	// RemoveEmptyParams drop go in one pass, in RemoveTrackingParams's
-	// place: whether a parameter goes depends on it alone, and on no
-	// letter case.
-	filtered := u.opaque // no query step runs on an opaque path
-	haveRules := false
-	for bits := pl.keys; bits != 0; bits &= bits - 1 {
-		st := Step(stdbits.TrailingZeros64(bits))
-		if u.opaque && queryKeySteps&(1<<st) != 0 {
-			continue
-		}
-		if st > StripWWWN && !haveRules {
-			k.rs, haveRules = hostRules(u, pl), true
-		}
-		if st >= RemoveTrackingParams && !filtered {
-			k.filterQuery(pl.has(RemoveSessionIDs), pl.has(RemoveTrackingParams), pl.has(RemoveEmptyParams))
-			filtered = true
-		}
-		k.run(st)
+	keys := pl.keys
+	if u.opaque {
+		keys &^= queryKeySteps // no query step runs on an opaque path
 	}
-	if !filtered {
-		if !haveRules {
-			k.rs = hostRules(u, pl)
-		}
-		k.filterQuery(pl.has(RemoveSessionIDs), pl.has(RemoveTrackingParams), pl.has(RemoveEmptyParams))
-	}
-	if pl.keys&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
+	k.passes(keys)
+	if keys&(1<<CollapseSlashes|1<<DecodePathRepeatedly) != 0 {
 		k.fileDriveLetter()
 	}
 	if pl.esc <= escapeNorm {
@@ -177,76 +157,89 @@ func (k *keyPass) view() []byte {
 // own returns the output's bytes, writable.
 func (k *keyPass) own() []byte { return k.u.own() }
 
-func (k *keyPass) run(st Step) {
+// passes runs the passes of the steps in keys, in the order of the
+// steps, each where its bit is set: one test a step, and the work of the
+// steps a key has.
+func (k *keyPass) passes(keys uint64) {
 	u := k.u
-	switch st {
-	case RemoveUserinfo:
-		if u.hasUser {
-			u.cut(u.authStart, u.userEnd+1)
-			u.hasUser = false
-		}
-	case HTTPSAsHTTP:
+	if keys&(1<<RemoveUserinfo) != 0 && u.hasUser {
+		u.cut(u.authStart, u.userEnd+1)
+		u.hasUser = false
+	}
+	if keys&(1<<HTTPSAsHTTP) != 0 {
 		k.httpsAsHTTP()
-	case StripWWW:
+	}
+	if keys&(1<<StripWWW) != 0 {
 		k.stripWWW(false)
-	case StripWWWN:
+	}
+	if keys&(1<<StripWWWN) != 0 {
 		k.stripWWW(true)
-	case DecodePathRepeatedly:
-		if k.hierarchical() && k.pathFacts().pct {
-			k.decodeRepeatedly(u.pathStart, u.pathEnd, setPath)
-			k.path.valid = false
-		}
-	case DecodeQueryRepeatedly:
-		if u.hasQuery && k.queryFacts().pct {
-			k.decodeRepeatedly(u.queryStart, u.queryEnd, setSpecialQuery)
-			k.query.valid = false
-		}
-	case CollapseSlashes:
-		if k.pathFacts().slashes {
-			k.collapseSlashes()
-			k.path.valid = false
-		}
-	case LowercasePath:
+	}
+	// The Rules for the key's host, now that no pass changes the host.
+	k.rs = hostRules(u, k.pl)
+	if keys&(1<<DecodePathRepeatedly) != 0 && k.hierarchical() && k.pathFacts().pct {
+		k.decodeRepeatedly(u.pathStart, u.pathEnd, setPath)
+		k.path.valid = false
+	}
+	if keys&(1<<DecodeQueryRepeatedly) != 0 && u.hasQuery && k.queryFacts().pct {
+		k.decodeRepeatedly(u.queryStart, u.queryEnd, setSpecialQuery)
+		k.query.valid = false
+	}
+	if keys&(1<<CollapseSlashes) != 0 && k.pathFacts().slashes {
+		k.collapseSlashes()
+		k.path.valid = false
+	}
+	if keys&(1<<LowercasePath) != 0 {
 		if f := k.pathFacts(); f.upper {
 			k.lower(u.pathStart, u.pathEnd, f.nonASCII)
 			k.path.upper = false
 		}
-	case RemoveSessionIDs:
-		if k.hierarchical() && k.pathFacts().param {
-			b := k.own() // the cutter compacts the path in place
-			n := k.rs.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
-			if u.pathStart+n < u.pathEnd {
-				u.cut(u.pathStart+n, u.pathEnd)
-				k.pathCut()
-				k.path.valid = false
-			}
-		} // the query's: see filterQuery
-	case RemoveDirectoryIndex:
+	}
+	if keys&(1<<RemoveSessionIDs) != 0 && k.hierarchical() && k.pathFacts().param {
+		b := k.own() // the cutter compacts the path in place
+		n := k.rs.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
+		if u.pathStart+n < u.pathEnd {
+			u.cut(u.pathStart+n, u.pathEnd)
+			k.pathCut()
+			k.path.valid = false
+		}
+		// (the query's: see filterQuery)
+	}
+	if keys&(1<<RemoveDirectoryIndex) != 0 {
 		k.removeDirectoryIndex()
-	case RemoveTrailingSlash:
+	}
+	if keys&(1<<RemoveTrailingSlash) != 0 {
 		// Removing a trailing "/" can make an index page the last
 		// segment ("/index.php/" -> "/index.php"), which
 		// RemoveDirectoryIndex, run before, would remove when the key
 		// is read again: the two run again until neither changes the
 		// path (each round shortens it, so this ends, and it reads only
 		// the end of the path each time).
-		for k.removeTrailingSlash() && k.pl.has(RemoveDirectoryIndex) && k.removeDirectoryIndex() {
+		for k.removeTrailingSlash() && keys&(1<<RemoveDirectoryIndex) != 0 && k.removeDirectoryIndex() {
 		}
-	case LowercaseQuery:
-		if f := k.queryFacts(); u.hasQuery && f.upper {
+	}
+	if keys&(1<<LowercaseQuery) != 0 && u.hasQuery {
+		if f := k.queryFacts(); f.upper {
 			k.lower(u.queryStart, u.queryEnd, f.nonASCII)
 			k.query.upper = false
 		}
-	case RemoveTrackingParams, RemoveEmptyParams:
-		// See runKeyPasses.
-	case RemoveEmptyQuery:
-		if u.hasQuery && u.queryStart == u.queryEnd {
-			u.cut(u.queryStart-1, u.queryEnd)
-			u.hasQuery = false
-		}
-	case SortQuery:
+	}
+	// The parameters that RemoveSessionIDs, RemoveTrackingParams and
+	// RemoveEmptyParams drop go in one pass, in RemoveTrackingParams's
+	// place: whether a parameter goes depends on it alone, and on no
+	// letter case.
+	if session, tracking, empty := keys&(1<<RemoveSessionIDs) != 0 && !u.opaque, keys&(1<<RemoveTrackingParams) != 0,
+		keys&(1<<RemoveEmptyParams) != 0; session || tracking || empty {
+		k.filterQuery(session, tracking, empty)
+	}
+	if keys&(1<<RemoveEmptyQuery) != 0 && u.hasQuery && u.queryStart == u.queryEnd {
+		u.cut(u.queryStart-1, u.queryEnd)
+		u.hasQuery = false
+	}
+	if keys&(1<<SortQuery) != 0 {
 		k.sortQuery(false)
-	case SortQueryPairs:
+	}
+	if keys&(1<<SortQueryPairs) != 0 {
 		k.sortQuery(true)
 	}
 }
@@ -621,11 +614,46 @@ func wwwLabel(host string, digits bool) int {
 	if i == len(host) || host[i] != '.' {
 		return 0
 	}
-	if !strippable(host[i+1:]) {
+	if !strippableMemo(host[i+1:]) {
 		return 0
 	}
 	return i + 1
 }
+
+// strippableMemo is strippable, remembered for the last hosts seen: the
+// Public Suffix List lookup (golang.org/x/net/publicsuffix, which also
+// tries the host as an IP address first and allocates that error) costs
+// more than the rest of StripWWW, and the hosts of a crawl repeat. The
+// memo is a fixed table of strippableSlots entries, indexed by a hash of
+// the host and replaced on a collision; an entry is published whole
+// through an atomic pointer, so concurrent calls need no lock. As
+// strippable is a function of its argument alone, the memo changes no
+// key. Hosts longer than an entry holds go to strippable directly.
+func strippableMemo(rest string) bool {
+	if len(rest) > len(strippableEntry{}.host) {
+		return strippable(rest)
+	}
+	slot := &strippableSlots[maphash.String(strippableSeed, rest)%uint64(len(strippableSlots))]
+	if e := slot.Load(); e != nil && string(e.host[:e.n]) == rest {
+		return e.ok
+	}
+	e := &strippableEntry{n: uint8(len(rest)), ok: strippable(rest)}
+	copy(e.host[:], rest)
+	slot.Store(e)
+	return e.ok
+}
+
+// strippableEntry is one remembered answer of strippable.
+type strippableEntry struct {
+	n    uint8
+	ok   bool
+	host [62]byte
+}
+
+var (
+	strippableSeed  = maphash.MakeSeed()
+	strippableSlots [1024]atomic.Pointer[strippableEntry]
+)
 
 // strippable reports whether rest, a host after its "www." label, holds a
 // label before its public suffix: "example.co.uk" does, "co.uk" and

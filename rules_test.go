@@ -2,9 +2,11 @@ package canon
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -286,5 +288,56 @@ func TestRulesDigestText(t *testing.T) {
 		if b.String() != c.want {
 			t.Errorf("digest text of %+v = %q, want %q", c.r, b.String(), c.want)
 		}
+	}
+}
+
+// TestStrippableMemo holds StripWWW's memo of Public Suffix List answers
+// to strippable itself: over hosts built from labels that are and are not
+// public suffixes, in both cases, read many times over from goroutines
+// at once (more hosts than the memo has slots, so that entries are
+// replaced while others read them), every answer is strippable's.
+func TestStrippableMemo(t *testing.T) {
+	labels := []string{"example", "co", "uk", "com", "github", "io", "EXAMPLE", "blogspot", "ck", "www", "x1", "jp", "kyoto"}
+	var hosts []string
+	for _, a := range labels {
+		for _, b := range labels {
+			hosts = append(hosts, a+"."+b, a+"."+b+".")
+			for _, c := range labels {
+				hosts = append(hosts, a+"."+b+"."+c)
+			}
+		}
+	}
+	hosts = append(hosts, "", ".", "a..b", strings.Repeat("a", 61)+".com", strings.Repeat("a", 62)+".com", "résumé.example")
+	if len(hosts) <= len(strippableSlots) {
+		t.Fatalf("only %d hosts for %d slots", len(hosts), len(strippableSlots))
+	}
+	want := make([]bool, len(hosts))
+	for i, h := range hosts {
+		want[i] = strippable(h)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for r := 0; r < 3; r++ {
+				for i := range hosts {
+					j := (i*7 + g*131 + r) % len(hosts)
+					if got := strippableMemo(hosts[j]); got != want[j] {
+						select {
+						case errs <- fmt.Sprintf("strippableMemo(%q) = %v, strippable says %v", hosts[j], got, want[j]):
+						default:
+						}
+						return
+					}
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
