@@ -391,7 +391,17 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	if pl.keys != 0 {
 		runKeyPasses(&u, pl)
 	}
-	return u.result(), nil
+	key := u.result()
+	if pl.defaultScheme && schemeLength(key) < 0 {
+		// DefaultScheme would read the key again as host and port: the
+		// base "a:0/x" (scheme a, opaque path "0/x") and the reference
+		// "#f" give "a:0/x", which Normalize reads as http://a:0/x. As in
+		// checkResolvedPOWDER, resolution made the scheme and the path,
+		// and a host read out of them is one neither input named.
+		f := fail(ComponentScheme, 0, ErrInvalidScheme, "resolved URI reads as host and port")
+		return "", withArg(toError(op, key, 0, f), "resolved")
+	}
+	return key, nil
 }
 
 // whatwgSchemeLength returns the length of the scheme of s as the

@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -75,5 +76,44 @@ func TestResolve1808ParamsAfterNetloc(t *testing.T) {
 		if r, err := Parse(got); err == nil && r.HasAuthority && strings.ContainsRune(r.Host, ';') {
 			t.Errorf("NormalizeRef(%q, %q, WebCapture) = %q reads back with the host %q", tc.base, tc.ref, got, r.Host)
 		}
+	}
+}
+
+// TestNormalizeRefDefaultSchemeReadsBack holds NormalizeRef under the
+// profiles with DefaultScheme to idempotence on the class of bases that
+// DefaultScheme would read as host and port but the base is read as a
+// scheme ("a:0/x", an opaque path: NormalizeRef takes a base that has a
+// scheme, as the standard reads it): every scheme spelling, digit run and
+// what follows it, against fragment references (the one kind an opaque
+// base takes) and absolute ones. A result is an error or a key that
+// Normalize gives back unchanged.
+func TestNormalizeRefDefaultSchemeReadsBack(t *testing.T) {
+	profiles := []Profile{Archive, Aggressive, mustProfile(ParseWHATWG, DefaultScheme)}
+	refused := 0
+	for _, scheme := range []string{"a", "A", "localhost", "x-y.z+1", "http", "mailto", "file"} {
+		for _, digits := range []string{"", "0", "80", "0080", "99999"} {
+			for _, tail := range []string{"", "/", "/0/0/", "?q", "#f", "x", "/..", ":1"} {
+				base := scheme + ":" + digits + tail
+				for _, ref := range []string{"#", "#000000000", "#x?y", base, base + "#g"} {
+					for _, p := range profiles {
+						got, err := NormalizeRef(base, ref, p)
+						if err != nil {
+							var e *Error
+							if !errors.As(err, &e) {
+								t.Fatalf("NormalizeRef(%q, %q, %s): %v, not a *canon.Error", base, ref, name(p), err)
+							}
+							refused++
+							continue
+						}
+						if again, err := Normalize(got, p); again != got || err != nil {
+							t.Errorf("NormalizeRef(%q, %q, %s) = %q; Normalize of that = %q, %v: not idempotent", base, ref, name(p), got, again, err)
+						}
+					}
+				}
+			}
+		}
+	}
+	if refused == 0 {
+		t.Error("no reference was refused: the class holds none of the bases it is for")
 	}
 }
