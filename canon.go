@@ -96,6 +96,9 @@ func Normalize(rawURL string, p Profile) (string, error) {
 // the offsets of a failure.
 func keyInto(u *url, rawURL string, pl *plan) (int, *failure) {
 	u.w.base = len(u.w.buf)
+	if pl.safeBrowsing {
+		return safeBrowsingInto(u, rawURL) // its own reader (safebrowsing.go)
+	}
 	f, ok := quick(u, rawURL, pl)
 	shift := 0
 	if !ok {
@@ -167,6 +170,9 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 	pl := p.plan()
 	if pl.whatwg {
 		return normalizeRefWHATWG(base, ref, pl)
+	}
+	if pl.safeBrowsing {
+		return normalizeRefSafeBrowsing(base, ref)
 	}
 	const op = "NormalizeRef"
 	b, bshift, f := parseInput(base)

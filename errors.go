@@ -203,7 +203,11 @@ func redactPasswords(s string, off int) (string, int) {
 //     absolute URL (any run of "/" and "\\" after a special scheme starts
 //     the authority) or a reference against a special base ("\\\\user:pw@h");
 //     and, for a view without a scheme in DefaultScheme's sense, as
-//     "http://" + view ("user:pw@h/x").
+//     "http://" + view ("user:pw@h/x");
+//   - Google Safe Browsing's reading (sbPasswordSpans): the fragment cut
+//     first, then the tabs and newlines dropped and every triplet decoded
+//     until none is left, and the authority read from the text that
+//     leaves.
 //
 // In each, the password is what follows the first ":" of the userinfo;
 // its bytes in the view are mapped back to the bytes of s they came from,
@@ -255,6 +259,7 @@ func passwordSpans(s string) [][2]int {
 			read(v, from)
 		}
 	}
+	spans = sbPasswordSpans(spans, in, shift)
 	return mergeSpans(spans)
 }
 

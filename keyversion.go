@@ -103,6 +103,7 @@ var stepRuleVersions = [numSteps]int{
 	RemoveEmptyQuery:      2,
 	SortQuery:             2,
 	SortQueryPairs:        2,
+	ParseSafeBrowsing:     1,
 }
 
 // profileRuleVersions is the rule version of each predefined profile, the
@@ -121,6 +122,9 @@ var profileRuleVersions = map[string]int{
 	"Crawler":    2,
 	"Archive":    2,
 	"Aggressive": 2,
+
+	// Google Safe Browsing's canonicalization (safebrowsing.go).
+	"SafeBrowsing": 1,
 }
 
 // KeyVersion names what the profile's keys depend on, as space-separated
