@@ -127,6 +127,9 @@ type failure struct {
 	off    int
 	err    error
 	reason string
+	// segments: a failure of Safe Browsing's reader, whose text is also
+	// redacted wherever an authority could be (sbSegmentSpans).
+	segments bool
 }
 
 func (f *failure) Error() string { return f.comp.String() + ": " + f.err.Error() }
@@ -149,7 +152,7 @@ func toError(op, input string, shift int, err error) error {
 	if off >= 0 {
 		off += shift
 	}
-	red, off := redactPasswords(input, off)
+	red, off := redactPasswords(input, off, f.segments)
 	return &Error{Op: op, Input: strings.Clone(red), Component: f.comp, Offset: off, Err: f.err, reason: f.reason}
 }
 
@@ -157,13 +160,18 @@ func toError(op, input string, shift int, err error) error {
 const passwordMask = "xxxxx"
 
 // redactPasswords replaces every stretch of s that some reading of s
-// takes for the password of a userinfo with "xxxxx", and maps off (an
-// offset in s, or -1) to the same place in the result. An error must never
+// takes for the password of a userinfo with "xxxxx" (with segments, also
+// every stretch sbSegmentSpans finds), and maps off (an offset in s, or
+// -1) to the same place in the result. An error must never
 // carry a password, whichever way the input would be read, so every
 // reading the package makes counts (see passwordSpans); the cost is on the
 // error path only.
-func redactPasswords(s string, off int) (string, int) {
+func redactPasswords(s string, off int, segments bool) (string, int) {
 	spans := passwordSpans(s)
+	if segments {
+		in, shift, _ := trim(s)
+		spans = mergeSpans(sbSegmentSpans(spans, in, shift))
+	}
 	if len(spans) == 0 {
 		return s, off
 	}

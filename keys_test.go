@@ -11,7 +11,7 @@ import (
 var keyProfiles = []Profile{Crawler, Archive, Aggressive}
 
 // everyProfile is every predefined profile.
-var everyProfile = append(append([]Profile(nil), allProfiles...), keyProfiles...)
+var everyProfile = append(append(append([]Profile(nil), allProfiles...), keyProfiles...), SafeBrowsing)
 
 // TestKeyVectors runs testdata/keys.json: the key steps and the Crawler,
 // Archive and Aggressive profiles, with hand-written expectations.

@@ -103,8 +103,11 @@ func safeBrowsingInto(u *url, rawURL string) (int, *failure) {
 	// for it: the text, its escapes, and room for "http://", a "/" and an
 	// IPv4 address written out ("0" is "0.0.0.0").
 	w.slack = len(s.v) + 2*escaped + 24 - len(in)
-	if f = s.write(); f != nil && !s.same {
-		f.off = -1
+	if f = s.write(); f != nil {
+		f.segments = true // redacted by sbSegmentSpans too
+		if !s.same {
+			f.off = -1
+		}
 	}
 	return shift, f
 }
@@ -558,20 +561,44 @@ func LookupHashes(rawURL string, prefixLen int) ([][]byte, error) {
 // readers' views of the input do not cut the fragment before decoding,
 // nor read a decoded "#" or "\\" as part of the authority.)
 func sbPasswordSpans(spans [][2]int, in string, shift int) [][2]int {
+	v, from := sbView(in)
+	if _, a, e, ok := sbAuthority(v); ok {
+		spans = sbAppendSpan(spans, v, from, a, e, shift)
+	}
+	return spans
+}
+
+// sbSegmentSpans appends to spans what the text of a SafeBrowsing failure
+// must not show: a URL it cannot read (a scheme without "//", or a
+// reference resolved into another URL's path) can still hold a userinfo
+// wherever an authority could start, so in its decoded text every run
+// between "/", "?" and "\\" that has an "@" is read as one.
+func sbSegmentSpans(spans [][2]int, in string, shift int) [][2]int {
+	v, from := sbView(in)
+	for a := 0; a <= len(v); {
+		e := a
+		for e < len(v) && v[e] != '/' && v[e] != '?' && v[e] != '\\' {
+			e++
+		}
+		spans = sbAppendSpan(spans, v, from, a, e, shift)
+		a = e + 1
+	}
+	return spans
+}
+
+// sbView returns the text SafeBrowsing reads in in (steps 1 to 3), with
+// the offset in in of each of its bytes (see readerView).
+func sbView(in string) (string, []int32) {
 	raw := in
 	if k := strings.IndexByte(in, '#'); k >= 0 {
 		raw = in[:k]
 	}
-	v, from := readerView(raw, true, 2)
-	_, a, e, ok := sbAuthority(v)
-	if !ok {
-		// A scheme without "//" is an error, whose text keeps what
-		// "http://" + text would read as a password ("user:pw@h/").
-		a, e = 0, strings.IndexAny(v, "/?")
-		if e < 0 {
-			e = len(v)
-		}
-	}
+	return readerView(raw, true, 2)
+}
+
+// sbAppendSpan appends the password of the authority v[a:e], if it has
+// one: from the first ":" to the last "@", as a range of the input.
+func sbAppendSpan(spans [][2]int, v string, from []int32, a, e, shift int) [][2]int {
 	at := strings.LastIndexByte(v[a:e], '@')
 	if at < 0 {
 		return spans
