@@ -27,7 +27,10 @@
 // parameters and session ids dropped, the query sorted), [Archive] (the
 // Internet Archive's canonicalization, for [SURT] keys) and [Aggressive]
 // (urlcanon's most merging one). [Explain] lists which steps changed a
-// URL.
+// URL. [SafeBrowsing] is Google Safe Browsing's canonicalization, whose
+// keys give the strings its lists hash ([LookupExpressions],
+// [LookupHashes]); it reads the input as its document says, not as the
+// policy below.
 //
 // [NewProfile] builds others from the same steps, for example RFC3986 plus
 // [RemoveFragment]; [Profile.WithRules] adds parameter names to drop.

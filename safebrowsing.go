@@ -22,12 +22,12 @@ import (
 //     ("  http://www.google.com/  ") and as every input is trimmed.
 //  2. Remove the fragment: from the first "#" as written.
 //  3. Percent-unescape the URL repeatedly until it has no escape left.
-//     Decoding "%XY" can only make a new escape end at the byte it wrote
-//     (its "%" or hex digits come before it), so one pass that looks back
-//     after each byte it writes (decodeRepeatedlyInPlace) reaches what
-//     pass after pass reaches, in linear time: escapes never overlap, so
-//     the order of decoding does not change the result, and there is no
-//     bound to give up at ("%25" followed by a million "25" decodes to
+//     An escape that decoding makes holds the byte decoding wrote, so one
+//     pass that looks back after each byte it writes finds them all
+//     (decodeRepeatedlyInPlace), in linear time; and as two escapes never
+//     overlap ("%" is no hex digit), decoding them in any order leaves
+//     the text that decoding pass after pass leaves. There is
+//     no bound to give up at ("%25" followed by a million "25" decodes to
 //     "%", where a bound of 1,024 passes would stop early).
 //  4. Read the decoded text: a scheme (as DefaultScheme reads one:
 //     "host:8080/x" has none), which must be followed by "//" and gets

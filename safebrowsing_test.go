@@ -931,3 +931,73 @@ func FuzzLookupExpressions(f *testing.F) {
 		}
 	})
 }
+
+// TestSafeBrowsingCorpus holds the profile to the document's algorithm
+// and its class (checkSafeBrowsing) over the project's corpus, the bench
+// module's real.txt and messy.txt: every 10th line, every line with
+// -long (76,868).
+func TestSafeBrowsingCorpus(t *testing.T) {
+	stride := 10
+	if *longTests {
+		stride = 1
+	}
+	n := 0
+	for _, name := range []string{"real.txt", "messy.txt"} {
+		b, err := os.ReadFile(filepath.Join("bench", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			if i%stride == 0 {
+				checkSafeBrowsing(t, l)
+				n++
+			}
+		}
+	}
+	t.Logf("%d corpus lines", n)
+}
+
+// FuzzSafeBrowsingRef holds NormalizeRef under SafeBrowsing to what its
+// documentation says it is: the reference resolved as the WHATWG profile
+// resolves it, then canonicalized; its keys are fixed points and its
+// errors follow the contract, their Arg saying which input failed.
+func FuzzSafeBrowsingRef(f *testing.F) {
+	var ex []resolutionExample
+	loadJSON(f, "rfc-resolution.json", &ex)
+	for _, c := range ex {
+		f.Add(c.Base, c.Ref)
+	}
+	for i, s := range sbSamples(f) {
+		if i%5 == 0 {
+			f.Add("http://a/b/c/d;p?q", s)
+		}
+	}
+	f.Add("foo:/a", "%2F%2Fevil.com")
+	f.Add("http://user:pw@h:81/a", "x")
+	f.Fuzz(func(t *testing.T, base, ref string) {
+		got, err := NormalizeRef(base, ref, SafeBrowsing)
+		abs, werr := NormalizeRef(base, ref, WHATWG)
+		if werr != nil {
+			var e *Error
+			if !errors.As(err, &e) || err.Error() != werr.Error() {
+				t.Fatalf("NormalizeRef(%q, %q, SafeBrowsing) = %q, %v; WHATWG fails with %v", base, ref, got, err, werr)
+			}
+			return
+		}
+		want, kerr := Normalize(abs, SafeBrowsing)
+		if got != want || (err == nil) != (kerr == nil) {
+			t.Fatalf("NormalizeRef(%q, %q, SafeBrowsing) = %q, %v; WHATWG resolves %q, whose key is %q, %v", base, ref, got, err, abs, want, kerr)
+		}
+		if err != nil {
+			checkError(t, "NormalizeRef", base+" "+ref, got, err)
+			var e *Error
+			if errors.As(err, &e) && e.Arg != "resolved" {
+				t.Fatalf("NormalizeRef(%q, %q, SafeBrowsing): %v has Arg %q, want resolved", base, ref, err, e.Arg)
+			}
+			return
+		}
+		if again, err := Normalize(got, SafeBrowsing); again != got || err != nil {
+			t.Fatalf("NormalizeRef(%q, %q, SafeBrowsing) = %q; Normalize of that = %q, %v: not idempotent", base, ref, got, again, err)
+		}
+	})
+}
