@@ -2,6 +2,7 @@ package canon
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"strconv"
 	"strings"
@@ -79,31 +80,26 @@ func safeBrowsingInto(u *url, rawURL string) (int, *failure) {
 	if f != nil {
 		return 0, f
 	}
-	w := &u.w
-	w.reset(in, w.buf, w.base)
+	u.w.reset(in, u.w.buf, u.w.base)
+	plain := !sbHasEscaped(in) // nearly every URL: nothing to cut, decode or escape ("#" is escaped)
 	raw := in
-	if k := strings.IndexByte(in, '#'); k >= 0 {
-		raw = in[:k]
+	if !plain {
+		if k := strings.IndexByte(in, '#'); k >= 0 {
+			raw = in[:k]
+			plain = !sbHasEscaped(raw)
+		}
 	}
 	s := sbWriter{u: u, v: raw, same: true}
-	var stack [sbStack]byte
-	rewrites, escaped := sbScan(raw)
-	if rewrites {
-		b := stack[:0]
-		if len(raw) > len(stack) {
-			b = make([]byte, 0, len(raw))
-		}
-		b = appendSBText(b, raw)
-		// The decoded text is read, never kept: the writer compares its
-		// runs with the input (writer.str) and copies them.
-		s.v, s.same = unsafe.String(unsafe.SliceData(b), len(b)), false
-		_, escaped = sbScan(s.v)
+	switch {
+	case plain:
+		s.u.w.slack = len(raw) + 24 - len(in) // as writeText sizes it
+		f = s.write()
+	case sbRewrites(raw):
+		f, s.same = writeDecoded(u, raw), false
+	default:
+		f = s.writeText()
 	}
-	// A key that differs from the input is written in one buffer, sized
-	// for it: the text, its escapes, and room for "http://", a "/" and an
-	// IPv4 address written out ("0" is "0.0.0.0").
-	w.slack = len(s.v) + 2*escaped + 24 - len(in)
-	if f = s.write(); f != nil {
+	if f != nil {
 		f.segments = true // redacted by sbSegmentSpans too
 		if !s.same {
 			f.off = -1
@@ -112,21 +108,140 @@ func safeBrowsingInto(u *url, rawURL string) (int, *failure) {
 	return shift, f
 }
 
-// sbScan reports whether the text the document reads differs from raw
-// (it holds a tab, CR or LF, or a valid escape) and how many of raw's
-// bytes step 7 escapes.
-func sbScan(raw string) (rewrites bool, escaped int) {
-	for k := 0; k < len(raw); k++ {
-		c := raw[k]
-		if !sbEscaped(c) {
-			continue
-		}
-		escaped++
-		if c == '\t' || c == '\n' || c == '\r' || c == '%' && validEscape(raw, k) {
-			rewrites = true
+// writeDecoded writes into u the key of raw, whose text (steps 1 and 3)
+// differs from it: the text is decoded on the stack (most URLs), read and
+// never kept: the writer compares its runs with the input (writer.str)
+// and copies them.
+func writeDecoded(u *url, raw string) *failure {
+	var stack [sbStack]byte
+	b := stack[:0]
+	if len(raw) > len(stack) {
+		b = make([]byte, 0, len(raw))
+	}
+	b = appendSBText(b, raw)
+	s := sbWriter{u: u, v: unsafe.String(unsafe.SliceData(b), len(b))}
+	return s.writeText()
+}
+
+// writeText writes the key of s.v. A key that differs from the input is
+// written in one buffer, sized for it: the text, its escapes, and room
+// for "http://", a "/" and an IPv4 address written out ("0" is
+// "0.0.0.0").
+func (s *sbWriter) writeText() *failure {
+	escaped := 0
+	for k := 0; k < len(s.v); k++ {
+		if sbClass[s.v[k]]&sbEscape != 0 {
+			escaped++
 		}
 	}
-	return rewrites, escaped
+	s.u.w.slack = len(s.v) + 2*escaped + 24 - len(s.u.w.src)
+	s.escapes = escaped > 0
+	return s.write()
+}
+
+// sbHasEscaped reports whether s has a byte that step 7 escapes (which
+// tab, CR, LF and "%", the bytes that make the text differ from the input,
+// are too), eight bytes at a time: for a word w and x, its bytes masked to
+// 7 bits, a top bit is set in w by a byte from 0x80, in ^(x+0x5F) by one
+// below 0x21, in x+0x01 by 0x7F, in ^((x^0x23)+0x7F) by "#" and in
+// ^((x^0x25)+0x7F) by "%". No sum carries into the next byte.
+func sbHasEscaped(s string) bool {
+	const (
+		ones = 0x0101010101010101
+		tops = 0x8080808080808080
+	)
+	b := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		x := w & 0x7F7F7F7F7F7F7F7F
+		if (w|^(x+0x5F*ones)|(x+ones)|^((x^0x23*ones)+0x7F*ones)|^((x^0x25*ones)+0x7F*ones))&tops != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if sbClass[c]&sbEscape != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sbPathPlain reports whether the path p has no "//" and no "/.": no
+// run of "/" to collapse, no dot segment to resolve. Eight bytes at a
+// time, as sbHasEscaped: ^((x^0x2F)+0x7F) marks a "/", and, as "." and "/"
+// differ in their last bit only, ^(((x|0x01)^0x2F)+0x7F) a "." or "/"; a
+// mark of the first kind with one of the second in the next byte (the
+// next byte's mark shifted down by eight bits, or the next word's first)
+// is a pair.
+func sbPathPlain(p string) bool {
+	const (
+		ones = 0x0101010101010101
+		tops = 0x8080808080808080
+	)
+	b := unsafe.Slice(unsafe.StringData(p), len(p)) // read only
+	slashEnds := false                              // the bytes read so far end with "/"
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		x := w & 0x7F7F7F7F7F7F7F7F
+		ascii := ^w & tops
+		slash := ^((x ^ 0x2F*ones) + 0x7F*ones) & ascii
+		slashDot := ^(((x | ones) ^ 0x2F*ones) + 0x7F*ones) & ascii
+		if slash&(slashDot>>8) != 0 || slashEnds && slashDot&0x80 != 0 {
+			return false
+		}
+		slashEnds = slash>>56 != 0
+		b = b[8:]
+	}
+	for _, c := range b {
+		if slashEnds && (c == '/' || c == '.') {
+			return false
+		}
+		slashEnds = c == '/'
+	}
+	return true
+}
+
+// The classes of bytes the reader asks about, in sbClass.
+const (
+	sbEscape     uint8 = 1 << iota // step 7 escapes it: up to 0x20, from 0x7F, "#", "%"
+	sbUpper                        // "A"-"Z"
+	sbNotNumeric                   // no part of an IPv4 number: not a hex digit, "x", "X" or "."
+)
+
+var sbClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		if c <= ' ' || c >= 0x7f || c == '#' || c == '%' {
+			t[c] |= sbEscape
+		}
+		if 'A' <= c && c <= 'Z' {
+			t[c] |= sbUpper
+		}
+		if !isHex(byte(c)) && c != '.' && c|0x20 != 'x' {
+			t[c] |= sbNotNumeric
+		}
+	}
+	return t
+}()
+
+// sbClasses returns the classes of the bytes of s, together.
+func sbClasses(s string) uint8 {
+	var cls uint8
+	for k := 0; k < len(s); k++ {
+		cls |= sbClass[s[k]]
+	}
+	return cls
+}
+
+// sbRewrites reports whether the text the document reads differs from
+// raw: it holds a tab, CR or LF, or a valid escape.
+func sbRewrites(raw string) bool {
+	for k := 0; k < len(raw); k++ {
+		if c := raw[k]; c == '\t' || c == '\n' || c == '\r' || c == '%' && validEscape(raw, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendSBText appends raw without tab, CR and LF, with its escapes
@@ -162,17 +277,15 @@ func sbAuthority(v string) (scheme, a, e int, ok bool) {
 	return scheme, a, e, true
 }
 
-// sbEscaped reports whether the document escapes c (step 7).
-func sbEscaped(c byte) bool { return c <= ' ' || c >= 0x7f || c == '#' || c == '%' }
-
 // sbWriter writes the key from the decoded text v through u's writer,
 // whose source is the input: while v is the input's own prefix (same),
 // its unchanged runs are written as runs of the input, and otherwise
 // compared with it, so that a key equal to the input is the input itself.
 type sbWriter struct {
-	u    *url
-	v    string
-	same bool
+	u       *url
+	v       string
+	same    bool
+	escapes bool // v has a byte that step 7 escapes
 }
 
 // write reads v (step 4) and writes the key, with its offsets.
@@ -226,9 +339,9 @@ func (s *sbWriter) write() *failure {
 	u.hostEnd = w.length()
 	u.authEnd, u.pathStart = u.hostEnd, u.hostEnd
 
-	pe := e
-	for pe < len(v) && v[pe] != '?' {
-		pe++
+	pe := len(v)
+	if k := strings.IndexByte(v[e:], '?'); k >= 0 {
+		pe = e + k
 	}
 	s.path(e, pe)
 	u.pathEnd = w.length()
@@ -237,7 +350,11 @@ func (s *sbWriter) write() *failure {
 		u.hasQuery = true
 		w.byte('?')
 		u.queryStart = w.length()
-		s.emit(v[pe+1:], pe+1, false)
+		if s.escapes {
+			s.emit(v[pe+1:], pe+1, false)
+		} else {
+			s.put(v, 0, pe+1, len(v))
+		}
 		u.queryEnd = w.length()
 	}
 	u.fragStart = u.queryEnd
@@ -274,7 +391,7 @@ func (s *sbWriter) emit(t string, off int, collapse bool) {
 	start := 0
 	for k := 0; k < len(t); k++ {
 		switch c := t[k]; {
-		case sbEscaped(c):
+		case sbClass[c]&sbEscape != 0:
 			s.put(t, off, start, k)
 			w.escaped(c)
 			start = k + 1
@@ -293,10 +410,19 @@ func (s *sbWriter) path(i, j int) {
 		return
 	}
 	p := s.v[i:j] // starts with "/"
-	if !hasDotSegment(p) {
+	plain := sbPathPlain(p)
+	switch {
+	case !plain && hasDotSegment(p):
+		s.pathDots(p)
+	case s.escapes || !plain:
 		s.emit(p, i, true)
-		return
+	default:
+		s.put(p, i, 0, len(p))
 	}
+}
+
+// pathDots writes the path p, which has dot segments, with them resolved.
+func (s *sbWriter) pathDots(p string) {
 	var stack [sbStack]byte
 	b := stack[:0]
 	if len(p) > len(stack) {
@@ -309,29 +435,24 @@ func (s *sbWriter) path(i, j int) {
 // host writes the host v[i:j] (step 5).
 func (s *sbWriter) host(i, j int) *failure {
 	h := s.v[i:j]
-	var m uint16
-	dots, numeric, escaped := false, true, false
-	for k := 0; k < len(h); k++ {
-		c := h[k]
-		m |= byteClass[c]
-		escaped = escaped || sbEscaped(c)
-		numeric = numeric && (isHex(c) || c == '.' || c|0x20 == 'x')
-		dots = dots || c == '.' && (k == 0 || k == len(h)-1 || h[k-1] == '.')
-	}
 	if len(h) == 0 {
 		return fail(ComponentHost, i, ErrInvalidHost, "missing host")
 	}
-	if !dots && !numeric && m&(clsUpper|clsNonASCII) == 0 && h[0] != '[' {
+	cls := sbClasses(h)
+	if cls&(sbEscape|sbUpper) == 0 && cls&sbNotNumeric != 0 && h[0] != '[' &&
+		h[0] != '.' && h[len(h)-1] != '.' && !strings.Contains(h, "..") {
 		// A name as it stands, nearly every host.
-		if escaped {
-			s.emit(h, i, false)
-		} else {
-			s.put(h, i, 0, len(h))
-		}
+		s.put(h, i, 0, len(h))
 		return nil
 	}
+	return s.hostRewrite(h, i, cls)
+}
+
+// hostRewrite writes the host h, at v[i:], whose bytes have the classes
+// cls: as A-labels, without empty labels, as an IP address, lowercase.
+func (s *sbWriter) hostRewrite(h string, i int, cls uint8) *failure {
 	t := h
-	if m&clsNonASCII != 0 && utf8.ValidString(h) {
+	if !isASCII(h) && utf8.ValidString(h) {
 		// As a browser converts a domain; a host it would refuse keeps
 		// its bytes (escaped by step 7), which no A-label spells.
 		if a, f := whatwgDomainToASCII(h, i); f == nil {
@@ -361,7 +482,7 @@ func (s *sbWriter) host(i, j int) *failure {
 				b = append(appendIPv6Serialized(append(ip[:0], '['), &addr), ']')
 			}
 		}
-	case numeric || t != h:
+	case cls&sbNotNumeric == 0 || t != h:
 		if a, ok := appendIPv4(ip[:0], b); ok {
 			b = a
 		}

@@ -1001,3 +1001,73 @@ func FuzzSafeBrowsingRef(f *testing.F) {
 		}
 	})
 }
+
+// TestSBHasEscaped holds the eight-bytes-at-a-time test to a byte loop:
+// every byte value at every place of strings of 1 to 17 bytes, around
+// bytes next to each class's bounds, and random strings.
+func TestSBHasEscaped(t *testing.T) {
+	ref := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c <= 0x20 || c >= 0x7f || c == '#' || c == '%' {
+				return true
+			}
+		}
+		return false
+	}
+	for n := 1; n <= 17; n++ {
+		for _, fill := range []byte{'a', '!', '"', '$', '&', '~', 'Z'} {
+			for at := 0; at < n; at++ {
+				for c := 0; c < 256; c++ {
+					b := bytes.Repeat([]byte{fill}, n)
+					b[at] = byte(c)
+					if got, want := sbHasEscaped(string(b)), ref(string(b)); got != want {
+						t.Fatalf("sbHasEscaped(%q) = %v, want %v", b, got, want)
+					}
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = byte(0x20 + r.IntN(0x61))
+		}
+		if got, want := sbHasEscaped(string(b)), ref(string(b)); got != want {
+			t.Fatalf("sbHasEscaped(%q) = %v, want %v", b, got, want)
+		}
+	}
+}
+
+// TestSBPathPlain holds the eight-bytes-at-a-time test to a byte loop:
+// "/" then every byte value, and every byte value then "/" or ".", at
+// every place of strings of 2 to 18 bytes, and random strings of "/",
+// ".", "a" and bytes whose low 7 bits are those.
+func TestSBPathPlain(t *testing.T) {
+	ref := func(p string) bool { return !strings.Contains(p, "//") && !strings.Contains(p, "/.") }
+	check := func(b []byte) {
+		if got, want := sbPathPlain(string(b)), ref(string(b)); got != want {
+			t.Fatalf("sbPathPlain(%q) = %v, want %v", b, got, want)
+		}
+	}
+	for n := 2; n <= 18; n++ {
+		for at := 0; at+1 < n; at++ {
+			for c := 0; c < 256; c++ {
+				for _, pair := range [][2]byte{{'/', byte(c)}, {byte(c), '/'}, {byte(c), '.'}} {
+					b := bytes.Repeat([]byte{'a'}, n)
+					b[at], b[at+1] = pair[0], pair[1]
+					check(b)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	alphabet := []byte{'/', '.', 'a', 0xAF, 0xAE, 0x2D}
+	for range 200000 {
+		b := make([]byte, r.IntN(30))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		check(b)
+	}
+}
