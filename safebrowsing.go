@@ -34,8 +34,9 @@ import (
 //     "host:8080/x" has none), which must be followed by "//" and gets
 //     "http" when missing; the authority up to the first "/" or "?"; its
 //     userinfo (up to the last "@") and port (after the first ":", or
-//     after the "]" of a host in brackets) dropped, the port being digits
-//     of at most 65535; the path up to the first "?"; the query. Escapes
+//     after a host in brackets, "[" to the first "]", which the end of
+//     the authority or ":" must follow) dropped, the port being digits of
+//     at most 65535; the path up to the first "?"; the query. Escapes
 //     are read before this, so a decoded "/", "?", "@" or ":" delimits
 //     ("This may render the URL invalid", the document says).
 //  5. The host: a non-ASCII one as A-labels (UTS #46, as the WHATWG URL
@@ -318,10 +319,12 @@ func (s *sbWriter) write() *failure {
 		he = h + k
 	}
 	if h < e && v[h] == '[' {
-		if k := strings.IndexByte(v[h:e], ']'); k >= 0 {
-			if he = h + k + 1; he < e && v[he] != ':' {
-				return fail(ComponentHost, he, ErrInvalidHost, `character after the "]" of the host`)
-			}
+		// A host in brackets ends at its "]", when the authority or a
+		// port follows ("[::1]:80"); "[a]b" is a name, and "[::1]x:80"
+		// the name "[" and the port ":1]x:80", as any other. (A key's
+		// host reads back the same way: "..[a]b" is written "[a]b".)
+		if k := strings.IndexByte(v[h:e], ']'); k >= 0 && (h+k+1 == e || v[h+k+1] == ':') {
+			he = h + k + 1
 		}
 	}
 	if he < e {

@@ -358,13 +358,10 @@ func safeBrowsingSlow(raw string) (key string, ok bool) {
 		auth = auth[k+1:]
 	}
 	host, port, hasPort := auth, "", false
-	if strings.HasPrefix(auth, "[") && strings.Contains(auth, "]") {
-		k := strings.Index(auth, "]")
+	k := strings.Index(auth, "]")
+	if strings.HasPrefix(auth, "[") && k >= 0 && (k+1 == len(auth) || auth[k+1] == ':') {
 		host = auth[:k+1]
 		if tail := auth[k+1:]; tail != "" {
-			if tail[0] != ':' {
-				return "", false
-			}
 			port, hasPort = tail[1:], true
 		}
 	} else if k := strings.Index(auth, ":"); k >= 0 {
@@ -538,6 +535,7 @@ func sbSamples(t testing.TB) []string {
 var sbExtraInputs = []string{
 	"http%3A%2F%2Fh%2Fa", "http://good.com%2F@evil.com/", "http://a%40b%3A1@c:2/", "http://h:%3880/",
 	"http://[::1]:80/", "http://[::1]x/", "http://[zz]:1/", "http://.[x]:80/", "http://[::ffff:10.0.0.1]/",
+	"http://.[]0/", "http://..[a]b:1/", "http://[a]b/", "http://[x].:1/", "http://[::1]x:80/",
 	"http://[64:ff9b::a00:1]/", "http://[fe80::1%25eth0]/", "http://[::1", "http://a:b:c/", "http://h:99999/",
 	"http://h:/", "http://..../", "http://.a..b./c", "http://0x7f.1/", "http://0/", "http://0x/", "http://08/",
 	"http://1.2.3.4.5/", "http://256.1/", "http://１２７.０.０.１/", "http://ü..com/", "http://ａ／ｂ.com/",
@@ -804,7 +802,7 @@ func TestSafeBrowsingErrors(t *testing.T) {
 		{"http:///x", ErrInvalidHost, `canon.Normalize("http:///x"): host: missing host (at "/x")`},
 		{"  http://h:8x/", ErrInvalidPort, `canon.Normalize("  http://h:8x/"): port: invalid character (at "x/")`},
 		{"http://h:65536/", ErrInvalidPort, `canon.Normalize("http://h:65536/"): port: port out of range (at "65536/")`},
-		{"http://[::1]x/", ErrInvalidHost, `canon.Normalize("http://[::1]x/"): host: character after the "]" of the host (at "x/")`},
+		{"http://[::1]x/", ErrInvalidPort, `canon.Normalize("http://[::1]x/"): port: invalid character (at ":1]x/")`},
 		{"http://.../", ErrInvalidHost, `canon.Normalize("http://.../"): host: host of dots only (at ".../")`},
 		{"http://u:secret@h%3A8x/", ErrInvalidPort, `canon.Normalize("http://u:xxxxx@h%3A8x/"): port: invalid character`},
 		{"http://h:8\tx/", ErrInvalidPort, `canon.Normalize("http://h:8\tx/"): port: invalid character`},
