@@ -91,6 +91,13 @@ var pathological = []struct {
 	{"www-chain", func(n int) string {
 		return "http://" + strings.Repeat("www.", 200) + "example.com/" + strings.Repeat("a", n)
 	}},
+	// Escapes of "%" side by side, and dot segments spelled with escapes
+	// (SafeBrowsing decodes the whole URL until no escape is left, then
+	// resolves the dot segments that made), and tabs, which it and
+	// WHATWG remove.
+	{"pct25-run", func(n int) string { return "http://h/" + strings.Repeat("%25", n/3) }},
+	{"pct-dotdot", func(n int) string { return "http://h/" + strings.Repeat("a/%2E%2E/", n/9) }},
+	{"tabs", func(n int) string { return "http://h/" + strings.Repeat("a\t", n/2) }},
 }
 
 func BenchmarkPathological(b *testing.B) {

@@ -27,7 +27,10 @@
 // parameters and session ids dropped, the query sorted), [Archive] (the
 // Internet Archive's canonicalization, for [SURT] keys) and [Aggressive]
 // (urlcanon's most merging one). [Explain] lists which steps changed a
-// URL.
+// URL. [SafeBrowsing] is Google Safe Browsing's canonicalization, whose
+// keys give the strings its lists hash ([LookupExpressions],
+// [LookupHashes]); it reads the input as its document says, not as the
+// policy below.
 //
 // [NewProfile] builds others from the same steps, for example RFC3986 plus
 // [RemoveFragment]; [Profile.WithRules] adds parameter names to drop.
@@ -96,6 +99,9 @@ func Normalize(rawURL string, p Profile) (string, error) {
 // the offsets of a failure.
 func keyInto(u *url, rawURL string, pl *plan) (int, *failure) {
 	u.w.base = len(u.w.buf)
+	if pl.safeBrowsing {
+		return safeBrowsingInto(u, rawURL) // its own reader (safebrowsing.go)
+	}
 	f, ok := quick(u, rawURL, pl)
 	shift := 0
 	if !ok {
@@ -167,6 +173,9 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 	pl := p.plan()
 	if pl.whatwg {
 		return normalizeRefWHATWG(base, ref, pl)
+	}
+	if pl.safeBrowsing {
+		return normalizeRefSafeBrowsing(base, ref)
 	}
 	const op = "NormalizeRef"
 	b, bshift, f := parseInput(base)

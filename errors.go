@@ -162,6 +162,9 @@ type failure struct {
 	off    int
 	err    error
 	reason string
+	// segments: a failure of Safe Browsing's reader, whose text is also
+	// redacted wherever an authority could be (sbSegmentSpans).
+	segments bool
 }
 
 func (f *failure) Error() string { return f.comp.String() + ": " + f.err.Error() }
@@ -184,7 +187,7 @@ func toError(op, input string, shift int, err error) error {
 	if off >= 0 {
 		off += shift
 	}
-	red, off := redactPasswords(input, off)
+	red, off := redactPasswords(input, off, f.segments)
 	return &Error{Op: op, Input: strings.Clone(red), Component: f.comp, Offset: off, Err: f.err, reason: f.reason}
 }
 
@@ -192,13 +195,18 @@ func toError(op, input string, shift int, err error) error {
 const passwordMask = "xxxxx"
 
 // redactPasswords replaces every stretch of s that some reading of s
-// takes for the password of a userinfo with "xxxxx", and maps off (an
-// offset in s, or -1) to the same place in the result. An error must never
+// takes for the password of a userinfo with "xxxxx" (with segments, also
+// every stretch sbSegmentSpans finds), and maps off (an offset in s, or
+// -1) to the same place in the result. An error must never
 // carry a password, whichever way the input would be read, so every
 // reading the package makes counts (see passwordSpans); the cost is on the
 // error path only.
-func redactPasswords(s string, off int) (string, int) {
+func redactPasswords(s string, off int, segments bool) (string, int) {
 	spans := passwordSpans(s)
+	if segments {
+		in, shift, _ := trim(s)
+		spans = mergeSpans(sbSegmentSpans(spans, in, shift))
+	}
 	if len(spans) == 0 {
 		return s, off
 	}
@@ -238,7 +246,11 @@ func redactPasswords(s string, off int) (string, int) {
 //     absolute URL (any run of "/" and "\\" after a special scheme starts
 //     the authority) or a reference against a special base ("\\\\user:pw@h");
 //     and, for a view without a scheme in DefaultScheme's sense, as
-//     "http://" + view ("user:pw@h/x").
+//     "http://" + view ("user:pw@h/x");
+//   - Google Safe Browsing's reading (sbPasswordSpans): the fragment cut
+//     first, then the tabs and newlines dropped and every triplet decoded
+//     until none is left, and the authority read from the text that
+//     leaves.
 //
 // In each, the password is what follows the first ":" of the userinfo;
 // its bytes in the view are mapped back to the bytes of s they came from,
@@ -290,6 +302,7 @@ func passwordSpans(s string) [][2]int {
 			read(v, from)
 		}
 	}
+	spans = sbPasswordSpans(spans, in, shift)
 	return mergeSpans(spans)
 }
 

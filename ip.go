@@ -139,12 +139,22 @@ func appendDecimal(dst []byte, v int) []byte {
 // "[" and "]", and its serializer: lowercase hex pieces without leading
 // zeros, the first longest run of two or more zero pieces written "::".
 func appendIPv6(dst, in []byte) ([]byte, bool) {
-	var addr [8]uint16
+	addr, ok := parseIPv6(in)
+	if !ok {
+		return dst, false
+	}
+	return appendIPv6Serialized(dst, &addr), true
+}
+
+// parseIPv6 is the standard's "IPv6 parser" over in, the text between
+// "[" and "]": eight 16-bit pieces, "::" for a run of zero pieces, and
+// an IPv4 address in dotted decimal for the last two.
+func parseIPv6(in []byte) (addr [8]uint16, ok bool) {
 	piece, compress := 0, -1
 	p := 0
 	if len(in) > 0 && in[0] == ':' {
 		if len(in) < 2 || in[1] != ':' {
-			return dst, false
+			return addr, false
 		}
 		p = 2
 		piece++
@@ -152,11 +162,11 @@ func appendIPv6(dst, in []byte) ([]byte, bool) {
 	}
 	for p < len(in) {
 		if piece == 8 {
-			return dst, false
+			return addr, false
 		}
 		if in[p] == ':' {
 			if compress >= 0 {
-				return dst, false
+				return addr, false
 			}
 			p++
 			piece++
@@ -172,11 +182,11 @@ func appendIPv6(dst, in []byte) ([]byte, bool) {
 		if p < len(in) && in[p] == '.' {
 			// An IPv4 address in the last two pieces.
 			if length == 0 {
-				return dst, false
+				return addr, false
 			}
 			p -= length
 			if piece > 6 {
-				return dst, false
+				return addr, false
 			}
 			seen := 0
 			for p < len(in) {
@@ -185,11 +195,11 @@ func appendIPv6(dst, in []byte) ([]byte, bool) {
 					if in[p] == '.' && seen < 4 {
 						p++
 					} else {
-						return dst, false
+						return addr, false
 					}
 				}
 				if p >= len(in) || in[p] < '0' || in[p] > '9' {
-					return dst, false
+					return addr, false
 				}
 				for p < len(in) && in[p] >= '0' && in[p] <= '9' {
 					d := int(in[p] - '0')
@@ -197,12 +207,12 @@ func appendIPv6(dst, in []byte) ([]byte, bool) {
 					case v == -1:
 						v = d
 					case v == 0:
-						return dst, false
+						return addr, false
 					default:
 						v = v*10 + d
 					}
 					if v > 255 {
-						return dst, false
+						return addr, false
 					}
 					p++
 				}
@@ -213,17 +223,17 @@ func appendIPv6(dst, in []byte) ([]byte, bool) {
 				}
 			}
 			if seen != 4 {
-				return dst, false
+				return addr, false
 			}
 			break
 		}
 		if p < len(in) && in[p] == ':' {
 			p++
 			if p == len(in) {
-				return dst, false
+				return addr, false
 			}
 		} else if p < len(in) {
-			return dst, false
+			return addr, false
 		}
 		addr[piece] = uint16(value)
 		piece++
@@ -237,9 +247,9 @@ func appendIPv6(dst, in []byte) ([]byte, bool) {
 			swaps--
 		}
 	} else if piece != 8 {
-		return dst, false
+		return addr, false
 	}
-	return appendIPv6Serialized(dst, &addr), true
+	return addr, true
 }
 
 // appendIPv6Serialized writes addr as the standard's IPv6 serializer does.

@@ -213,8 +213,8 @@ func TestKeyStepPairs(t *testing.T) {
 		inputs = append(inputs, seeds[i])
 	}
 	n := 0
-	for a := firstKeyStep; a < numSteps; a++ {
-		for b := a; b < numSteps; b++ {
+	for a := firstKeyStep; a < keyStepsEnd; a++ {
+		for b := a; b < keyStepsEnd; b++ {
 			for _, base := range comboBases {
 				for ri := range comboRules {
 					p, ok := profileFromBits(base.plan().steps|1<<a|1<<b, uint8(ri))
@@ -340,7 +340,7 @@ func TestKeyStepNoFalseMergeCombinations(t *testing.T) {
 		stride = 20
 	}
 	n := 0
-	for s := firstKeyStep; s < numSteps; s++ {
+	for s := firstKeyStep; s < keyStepsEnd; s++ {
 		for ri := range comboRules {
 			p, ok := profileFromBits(1<<ParseWHATWG|1<<s, uint8(ri))
 			if !ok {

@@ -11,7 +11,7 @@ import (
 var keyProfiles = []Profile{Crawler, Archive, Aggressive}
 
 // everyProfile is every predefined profile.
-var everyProfile = append(append([]Profile(nil), allProfiles...), keyProfiles...)
+var everyProfile = append(append(append([]Profile(nil), allProfiles...), keyProfiles...), SafeBrowsing)
 
 // TestKeyVectors runs testdata/keys.json: the key steps and the Crawler,
 // Archive and Aggressive profiles, with hand-written expectations.
@@ -39,7 +39,7 @@ func TestKeyStepDocExamples(t *testing.T) {
 			pending = ""
 		}
 	}
-	for s := firstKeyStep; s < numSteps; s++ {
+	for s := firstKeyStep; s < keyStepsEnd; s++ {
 		ex, ok := examples[s]
 		if !ok {
 			t.Errorf("step %v has no before -> after example in its doc comment", s)
@@ -159,7 +159,7 @@ func TestKeyStepsNeedWHATWG(t *testing.T) {
 			t.Errorf("NewProfile(RFC3986 + %v) accepted", s)
 		}
 	}
-	for s := firstKeyStep; s < numSteps; s++ {
+	for s := firstKeyStep; s < keyStepsEnd; s++ {
 		for _, base := range []Profile{RFC3986, WHATWG, WebCapture, IRI} {
 			if s == DecodePathRepeatedly || s == DecodeQueryRepeatedly {
 				continue

@@ -104,6 +104,7 @@ var stepRuleVersions = [numSteps]int{
 	RemoveEmptyQuery:      2,
 	SortQuery:             2,
 	SortQueryPairs:        2,
+	ParseSafeBrowsing:     1,
 }
 
 // profileRuleVersions is the rule version of each predefined profile, the
@@ -122,6 +123,9 @@ var profileRuleVersions = map[string]int{
 	"Crawler":    3,
 	"Archive":    2,
 	"Aggressive": 2,
+
+	// Google Safe Browsing's canonicalization (safebrowsing.go).
+	"SafeBrowsing": 1,
 }
 
 // KeyVersion names what the profile's keys depend on, as space-separated

@@ -36,6 +36,8 @@ var recordedStepDigests = map[string]string{
 	"archive/2":    "cc7c9fb0130d",
 	"aggressive/2": "1fc11235eb65",
 	"webcapture/2": "51e7a33dbd58",
+
+	"safebrowsing/1": "b5ee7314c212",
 }
 
 func stepsDigest(p Profile) string {

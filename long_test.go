@@ -10,7 +10,9 @@ import "flag"
 //   - TestCodePointScan: every Unicode scalar value from U+00A0 on
 //     (1,111,904) instead of the sample of scanRunes;
 //   - TestWHATWGDifferentialNode: every input (186,585) instead of every
-//     10th corpus line and reference, plus every hostile and listed input.
+//     10th corpus line and reference, plus every hostile and listed input;
+//   - TestSafeBrowsingCorpus: every corpus line (76,868) instead of every
+//     10th.
 //
 // go test ./... -long needs every package of the module to define the
 // flag (an undefined flag fails the package): cmd/canon's tests define

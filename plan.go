@@ -20,6 +20,7 @@ type plan struct {
 	plusToSpace   bool // PlusToSpace
 	resolve1808   bool // ResolveRFC1808
 	whatwg        bool // ParseWHATWG: the standard's parser and serializer
+	safeBrowsing  bool // ParseSafeBrowsing: its own reader and writer (safebrowsing.go), in place of all the rest
 
 	// Writing the components (engine.go, host.go, whatwg.go).
 	lowerScheme   bool // LowercaseScheme (or the standard's)
@@ -102,6 +103,7 @@ func compile(steps uint64, rules *ruleSet) *plan {
 	pl := &plan{steps: steps, rules: rules, keys: steps & keyStepBits}
 	has := pl.has
 	pl.whatwg = has(ParseWHATWG)
+	pl.safeBrowsing = has(ParseSafeBrowsing)
 	pl.defaultScheme = has(DefaultScheme)
 	pl.decodeAll = has(DecodeAll)
 	pl.plusToSpace = has(PlusToSpace)
@@ -248,6 +250,9 @@ var whatwgExcludes = []Step{
 // checkSteps reports why steps cannot make one profile, or nil.
 func checkSteps(steps uint64) error {
 	has := func(s Step) bool { return steps&(1<<s) != 0 }
+	if has(ParseSafeBrowsing) && steps != 1<<ParseSafeBrowsing {
+		return errors.New("canon: step ParseSafeBrowsing cannot be combined with other steps: it reads and writes the whole URL as Google Safe Browsing's canonicalization says")
+	}
 	for _, c := range stepConflicts {
 		if has(c[0]) && has(c[1]) {
 			return errors.New("canon: steps " + c[0].String() + " and " + c[1].String() + " conflict")

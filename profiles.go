@@ -329,15 +329,34 @@ const (
 	//	http://h/?b&a=2&a=1 -> http://h/?a=1&a=2&b
 	SortQueryPairs
 
+	// ParseSafeBrowsing reads and writes the URL as Google Safe Browsing's
+	// "URLs and Hashing" canonicalization says (the SafeBrowsing profile,
+	// which is this step alone; NewProfile refuses it with any other). It
+	// reads the input, so it runs first, in place of the other parsing
+	// steps, though it is declared last (so that no other Step changes
+	// value): spaces and C0 controls trimmed, tab, CR and LF removed, the
+	// fragment removed, every escape decoded until none is left, then the
+	// host (dots trimmed and collapsed, IPv4 in any spelling as dotted
+	// decimal, IPv6 compressed or, mapped or NAT64, as IPv4, lowercase,
+	// IDN as A-labels) and the path (dot segments resolved, runs of "/"
+	// collapsed) canonicalized, the port and userinfo dropped, the query
+	// kept, "http://" added when there is no scheme, and every byte up to
+	// 0x20, from 0x7F, "#" and "%" escaped in uppercase hex.
+	//	HTTP://www.Example.com:80/a//b/%2E%2E/%7Ec?q#f -> http://www.example.com/a/~c?q
+	ParseSafeBrowsing
+
 	numSteps
 )
 
 // firstKeyStep is the first of the key steps, which keys.go runs on the
-// key the other steps made.
-const firstKeyStep = RemoveUserinfo
+// key the other steps made; keyStepsEnd follows the last of them.
+const (
+	firstKeyStep = RemoveUserinfo
+	keyStepsEnd  = SortQueryPairs + 1
+)
 
 // keyStepBits are the bits of the key steps in Profile.steps.
-const keyStepBits uint64 = (1<<numSteps - 1) &^ (1<<firstKeyStep - 1)
+const keyStepBits uint64 = (1<<keyStepsEnd - 1) &^ (1<<firstKeyStep - 1)
 
 var stepNames = [numSteps]string{
 	"ParseWHATWG", "DefaultScheme", "DecodeAll", "PlusToSpace", "ResolveRFC1808", "RemoveFragment",
@@ -349,6 +368,7 @@ var stepNames = [numSteps]string{
 	"DecodeQueryRepeatedly", "CollapseSlashes", "LowercasePath", "RemoveSessionIDs",
 	"RemoveDirectoryIndex", "RemoveTrailingSlash", "LowercaseQuery", "RemoveTrackingParams",
 	"RemoveEmptyParams", "RemoveEmptyQuery", "SortQuery", "SortQueryPairs",
+	"ParseSafeBrowsing",
 }
 
 // String returns the step's name, as in the source: "RemoveFragment".
@@ -461,6 +481,28 @@ var (
 	Aggressive = mustProfile(ParseWHATWG, DefaultScheme, RemoveFragment, RemoveUserinfo, HTTPSAsHTTP,
 		StripWWWN, DecodePathRepeatedly, CollapseSlashes, LowercasePath, RemoveSessionIDs,
 		RemoveTrailingSlash, LowercaseQuery, RemoveEmptyParams, RemoveEmptyQuery, SortQueryPairs)
+
+	// SafeBrowsing is the canonicalization of Google Safe Browsing's
+	// "URLs and Hashing" (v4, with v5's IPv6 rules), whose keys, without
+	// their scheme, give the lookup expressions that Safe Browsing and
+	// Web Risk lists are hashes of (see LookupExpressions and
+	// LookupHashes). It is one step, ParseSafeBrowsing, which reads the
+	// URL as that document does and as no other profile does: it decodes
+	// every escape of the whole URL before it finds the host, so that
+	// "http%3A%2F%2Fh%2Fa" is http://h/a; it reads any IPv4 spelling
+	// ("3279880203", "0x12.0x43.0x44.0x01", "1.2") as an address, IPv6
+	// too, and takes odd host characters as they come ("W!eird<>Ho$^.com"
+	// is a host, "\x01.com" one with an escaped control character). It
+	// drops the fragment, userinfo and port, keeps the query, and merges
+	// what the document merges: every escape with its character, "/./",
+	// "/../" and "//" in the path, host case and dots, IP spellings.
+	// Its keys are for lookups, not for fetching: where an escape decodes
+	// to a delimiter in the authority ("http://good.com%2F@evil.com/"),
+	// the key names the host the document reads (good.com), not the one
+	// a browser contacts (evil.com); a scanner that must see both also
+	// checks the WHATWG reading. Only LookupExpressions and LookupHashes
+	// give the strings that are hashed.
+	SafeBrowsing = mustProfile(ParseSafeBrowsing)
 )
 
 // namedProfiles holds copies of the predefined profiles, taken at
@@ -471,11 +513,12 @@ var namedProfiles = []struct {
 	name string
 	p    Profile
 }{{"WebCapture", WebCapture}, {"RFC3986", RFC3986}, {"IRI", IRI}, {"POWDER", POWDER}, {"WHATWG", WHATWG},
-	{"Crawler", Crawler}, {"Archive", Archive}, {"Aggressive", Aggressive}}
+	{"Crawler", Crawler}, {"Archive", Archive}, {"Aggressive", Aggressive},
+	{"SafeBrowsing", SafeBrowsing}}
 
 // LookupProfile returns the predefined profile with the given name,
 // ignoring case: "webcapture", "rfc3986", "iri", "powder", "whatwg",
-// "crawler", "archive" or "aggressive".
+// "crawler", "archive", "aggressive" or "safebrowsing".
 func LookupProfile(name string) (Profile, bool) {
 	for _, np := range namedProfiles {
 		if strings.EqualFold(np.name, name) {

@@ -50,6 +50,9 @@ var passwordInputs = []string{
 	"\\\\{ui}@h:99999/",               // a reference against a special base
 	"/\\{ui}@h:99999/",                // ... the same
 	"http%253A%252F%252F{ui}@h/%zz",   // decoded repeatedly
+	"http://x%23{ui}@h:99999/",        // Safe Browsing: a decoded "#" is a character of the userinfo
+	"http://x\\{ui}@h%3A99999/",       // ... and so is a "\\"
+	"http%3A//{ui}@h%253A99999/#x@y",  // ... the fragment cut before decoding
 }
 
 // passwordRefs are base and reference pairs for NormalizeRef and Resolve
@@ -86,6 +89,7 @@ func TestErrorsNeverCarryPassword(t *testing.T) {
 		{"WebCapture", WebCapture}, {"RFC3986", RFC3986}, {"IRI", IRI}, {"POWDER", POWDER},
 		{"zero", Profile{}}, {"RFC3986+DefaultScheme", rfc3986DefaultScheme},
 		{"WHATWG", WHATWG}, {"Crawler", Crawler}, {"Archive", Archive}, {"Aggressive", Aggressive},
+		{"SafeBrowsing", SafeBrowsing},
 	}
 
 	type call struct {
@@ -235,7 +239,7 @@ func TestErrorOffsetAfterRewrite(t *testing.T) {
 // zero profile); no error may carry the password.
 func TestErrorsNeverCarryPasswordTabs(t *testing.T) {
 	profiles := []Profile{{}, WebCapture, RFC3986, IRI, POWDER, WHATWG, Crawler, Archive, Aggressive,
-		MustProfile(ParseWHATWG, DefaultScheme)}
+		MustProfile(ParseWHATWG, DefaultScheme), SafeBrowsing}
 	bases := []string{"http://user:" + password + "@h:99999/", "http://a/b", "foo:/a"}
 	checked, calls := 0, 0
 	check := func(what string, err error) {

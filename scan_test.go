@@ -147,6 +147,9 @@ func TestScanCoverage(t *testing.T) {
 		lines = append(lines, sc.Text())
 	}
 	for _, np := range namedProfiles {
+		if np.p.Has(ParseSafeBrowsing) {
+			continue // its own reader: keyInto never runs the scan for it
+		}
 		accepted, taken := 0, 0
 		for _, s := range lines {
 			if _, err := normalize(s, np.p); err != nil {

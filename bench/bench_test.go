@@ -102,6 +102,7 @@ var contenders = []contender{
 	{"canon-Crawler", canonProfile(canon.Crawler)},
 	{"canon-Archive", canonProfile(canon.Archive)},
 	{"canon-Aggressive", canonProfile(canon.Aggressive)},
+	{"canon-SafeBrowsing", canonProfile(canon.SafeBrowsing)},
 	{"canon-WHATWG-ref", func(u string) (string, bool) {
 		k, err := canon.NormalizeRef(base, u, canon.WHATWG)
 		return k, err == nil
@@ -276,7 +277,7 @@ func TestCrawlerMerges(t *testing.T) {
 // every URL of real.txt and messy.txt for every profile.
 func TestCorpusIdempotence(t *testing.T) {
 	for _, p := range []canon.Profile{canon.WebCapture, canon.RFC3986, canon.IRI, canon.POWDER, canon.WHATWG,
-		canon.Crawler, canon.Archive, canon.Aggressive} {
+		canon.Crawler, canon.Archive, canon.Aggressive, canon.SafeBrowsing} {
 		bad, failed, n := 0, 0, 0
 		for _, name := range []string{"real", "messy"} {
 			for _, u := range corpus(t, name) {

@@ -29,6 +29,8 @@ var targets = []struct{ corpus, first, second string }{
 	{"real", "canon-Crawler", "canon-WHATWG"},                // (what the key steps cost)
 	{"real", "canon-Archive", "canon-RFC3986"},               // at most 1.8
 	{"real", "canon-Aggressive", "canon-RFC3986"},            // at most 2.0
+	{"real", "canon-SafeBrowsing", "canon-RFC3986"},          // at most 2
+	{"messy", "canon-SafeBrowsing", "canon-RFC3986"},         // (for comparison)
 }
 
 // BenchmarkPaired measures each target as a ratio of two contenders timed

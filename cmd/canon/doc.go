@@ -26,9 +26,11 @@
 //		whatwg (as browsers read a URL), crawler (a crawl frontier's
 //		key: whatwg without fragment, tracking parameters and session
 //		ids, the query sorted), archive (the Internet Archive's
-//		canonicalization for CDX keys, for -format surt) or aggressive
+//		canonicalization for CDX keys, for -format surt), aggressive
 //		(urlcanon's: archive's steps, https as http, empty parameters
-//		dropped). -list-profiles shows the steps of each.
+//		dropped) or safebrowsing (Google Safe Browsing's
+//		canonicalization, for -format expressions). -list-profiles
+//		shows the steps of each.
 //	-steps list
 //		Add steps to the profile or remove them: a comma-separated list
 //		of +Step or -Step, e.g. +RemoveFragment ("+nofragment" for
@@ -55,13 +57,13 @@
 //	-base URL
 //		Resolve each line against the base URL, by the profile's rule
 //		(RFC 3986, RFC 1808 for webcapture, the WHATWG URL Standard for
-//		whatwg), before normalizing it. The base is checked first: one
+//		whatwg and safebrowsing), before normalizing it. The base is checked first: one
 //		that is not a valid absolute URL (a bad port or host, no
 //		scheme) is a usage error, reported once before any input is
 //		read.
 //	-format format
-//		The output format: text (the default), tsv, jsonl or surt; see
-//		Formats.
+//		The output format: text (the default), tsv, jsonl, surt or
+//		expressions; see Formats.
 //	-u
 //		Print each key once, in order of first occurrence. Memory grows
 //		with the number of distinct keys.
@@ -142,6 +144,31 @@
 // any other, with "SURT of the key: " before the problem, which is then
 // in the key.
 //
+// expressions (with -p safebrowsing only): the lookup expressions of
+// the key, as Google Safe Browsing and Web Risk look a URL up
+// (canon.LookupExpressions), one per line, in the order of their
+// "URLs and Hashing" document: for each host (the key's, then up to four
+// suffixes of its last five labels, none for an IP address), each path
+// (with the query, without it, then up to four directories from the
+// root), without the scheme. Each is what those services hash (SHA-256)
+// and match a prefix of against their lists:
+//
+//	$ canon -p safebrowsing -format expressions 'http://a.b.c/1/2.html?param=1'
+//	a.b.c/1/2.html?param=1
+//	a.b.c/1/2.html
+//	a.b.c/
+//	a.b.c/1/
+//	b.c/1/2.html?param=1
+//	b.c/1/2.html
+//	b.c/
+//	b.c/1/
+//
+// An input gives as many lines as it has expressions (at most 30), so
+// the output is not aligned with the input: a blank line and a failing
+// line give none (the failure is reported on standard error as usual);
+// -format tsv or jsonl give each input with its key. It cannot be
+// combined with -u, -explain, -equal or -rekey.
+//
 // jsonl: one JSON object per line. For a key,
 //
 //	{"in":INPUT,"out":KEY}
@@ -186,8 +213,8 @@
 //
 // ([] when nothing changes). -explain is an output mode of its own: it
 // cannot be combined with -u, -equal, -base (it explains the profile's
-// steps on one URL, not the resolution of a reference) or -format tsv
-// or surt; each of those is a usage error. Explain normalizes each URL
+// steps on one URL, not the resolution of a reference) or -format tsv,
+// surt or expressions; each of those is a usage error. Explain normalizes each URL
 // once per step of the profile, so it is for reading, not for bulk use.
 //
 // # Rekey
@@ -266,6 +293,7 @@
 //	canon -format tsv < links.txt | sort -t$'\t' -k2   # input and key, by key
 //	canon -p archive -format surt < links.txt | LC_ALL=C sort  # CDX keys, in CDX order
 //	canon -explain -p crawler 'HTTP://Example.com/?utm_source=x&b=2&a=1'  # why this key
+//	canon -p safebrowsing -format expressions < links.txt  # what Safe Browsing looks up
 //	canon -p whatwg -steps +SortQuery < links.txt     # a profile and a step
 //	canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
 //	canon -p crawler -rekey < index.tsv > changed.tsv  # keys this version changes

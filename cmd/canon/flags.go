@@ -67,6 +67,7 @@ var profiles = []struct{ name, about string }{
 	{"crawler", "whatwg without fragment, tracking parameters and session ids, query sorted"},
 	{"archive", "the Internet Archive's canonicalization for CDX keys (with -format surt)"},
 	{"aggressive", "urlcanon's aggressive: archive's steps, https as http, empty parameters dropped"},
+	{"safebrowsing", "Google Safe Browsing's canonicalization (its lookup expressions: -format expressions)"},
 }
 
 // profileList returns the profile names as a list in words: "a, b or c".
@@ -89,8 +90,12 @@ func profileList() string {
 // with the profiles listed where it says so.
 func usage() string {
 	var b strings.Builder
+	width := 0
 	for _, p := range profiles {
-		fmt.Fprintf(&b, "  %-11s%s\n", p.name, p.about)
+		width = max(width, len(p.name)+1)
+	}
+	for _, p := range profiles {
+		fmt.Fprintf(&b, "  %-*s%s\n", width, p.name, p.about)
 	}
 	return strings.Replace(usageText, "{{profiles}}\n", b.String(), 1)
 }
@@ -124,6 +129,7 @@ Examples:
   canon -format surt 'http://www.example.com/a?b'    # com,example,www)/a?b
   canon -p archive -format surt < links.txt | LC_ALL=C sort  # CDX keys, in CDX order
   canon -explain -p crawler 'HTTP://Example.com/?utm_source=x&b=2&a=1'  # why this key
+  canon -p safebrowsing -format expressions < links.txt  # what Safe Browsing looks up
   canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
   canon -rekey -p crawler < index.tsv > changed.tsv  # keys this version changes
   canon -p crawler -schemes http,https -rules site.json -skip-invalid < links.txt  # crawl keys
@@ -162,6 +168,12 @@ Formats (-format):
          (http://10.1.2.3/ -> 3,2,1,10)/), an IPv6 address loses its
          brackets; a URL without a host as its key; -u and -c as in text,
          on SURTs
+  expressions
+         (-p safebrowsing) the key's Safe Browsing lookup expressions
+         (canon.LookupExpressions), one a line, in the order Safe Browsing
+         looks them up: http://a.b.c/1/2.html?p=1 -> a.b.c/1/2.html?p=1,
+         a.b.c/1/2.html, a.b.c/, a.b.c/1/, b.c/1/2.html?p=1, ...; nothing
+         for a blank or a failing line; not with -u, -explain or -equal
 
 Explain (-explain): for each URL, the URL, then a line
 "  Step: before -> after" for each step of the profile that changes it,
@@ -169,7 +181,7 @@ in the order they run, then an empty line; nothing for a blank or a
 failing line (the failure goes to standard error as usual). With
 -format jsonl, one record per line as usual, each key's with
 "changes":[{"step":S,"before":B,"after":A},...] added. -explain cannot
-be combined with -u, -equal, -base or -format tsv or surt.
+be combined with -u, -equal, -base or -format tsv, surt or expressions.
 
 A line that fails gives "line N: component: reason (at "rest")" on standard
 error (not with -q), a password in it written as xxxxx, and an output line
@@ -201,7 +213,7 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.StringVar(profile, "p", *profile, "shorthand for -profile `name`")
 	fs.StringVar(steps, "steps", "", "add steps to the profile or remove them: a comma-separated `list` of +Step or -Step\n(e.g. +RemoveFragment; the names are in -list-profiles)")
 	fs.StringVar(&cfg.base, "base", "", "resolve each line against the base `URL` (by the profile's rule) before normalizing;\na base that is not a valid absolute URL is a usage error (exit 2)")
-	fs.StringVar(&cfg.format, "format", "text", "output `format`: text (the key), tsv (input TAB key), jsonl or surt (the key's SURT; see above)")
+	fs.StringVar(&cfg.format, "format", "text", "output `format`: text (the key), tsv (input TAB key), jsonl, surt (the key's SURT)\nor expressions (-p safebrowsing: the lookup expressions, one a line; see above)")
 	fs.BoolVar(&cfg.unique, "u", false, "print each key once, in order of first occurrence (memory grows with distinct keys)")
 	fs.BoolVar(&cfg.count, "c", false, "with -u: prefix each key with its number of occurrences, as uniq -c")
 	fs.BoolVar(&cfg.skipInvalid, "skip-invalid", false, "print nothing for a line that has no key, failed or blank\n(default: an output line with an empty key, which keeps output aligned with input)")
@@ -283,8 +295,18 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 	}
 	switch cfg.format {
 	case "text", "tsv", "jsonl", "surt":
+	case "expressions":
+		// Lookup expressions are made of a Safe Browsing key, one line
+		// each: no other profile's keys, and no mode that writes one line
+		// for an input.
+		switch {
+		case !p.Has(canon.ParseSafeBrowsing):
+			return nil, exitUsage, errors.New("-format expressions needs -p safebrowsing: the expressions are made of its key")
+		case cfg.unique || cfg.explain || cfg.equal || cfg.rekey:
+			return nil, exitUsage, errors.New("-format expressions cannot be used with -u, -explain, -equal or -rekey: it writes the lines of each key's expressions")
+		}
 	default:
-		return nil, exitUsage, fmt.Errorf("unknown format %q: want text, tsv, jsonl or surt", cfg.format)
+		return nil, exitUsage, fmt.Errorf("unknown format %q: want text, tsv, jsonl, surt or expressions", cfg.format)
 	}
 	if cfg.explain {
 		// -explain writes blocks, or jsonl records with the changes;
@@ -396,7 +418,8 @@ func loadRules(path string) (canon.Rules, error) {
 // alone, which is how NormalizeRef reads the base then.
 func checkBase(base string, p canon.Profile) error {
 	var bp canon.Profile // no steps
-	if p.Has(canon.ParseWHATWG) {
+	if p.Has(canon.ParseWHATWG) || p.Has(canon.ParseSafeBrowsing) {
+		// (SafeBrowsing resolves a reference as the WHATWG profile does.)
 		bp, _ = canon.NewProfile(canon.ParseWHATWG)
 	}
 	_, err := canon.Normalize(base, bp)

@@ -462,6 +462,19 @@ func normalizeBatch(cfg *config, b *batch) {
 			b.skip(cfg, in)
 			continue
 		}
+		if cfg.format == "expressions" {
+			// The key's lookup expressions, a line each (the key is its
+			// own key: LookupExpressions reads it without a copy).
+			exprs, err := canon.LookupExpressions(key)
+			if err != nil {
+				b.fail(cfg, i, in, newLineError(in, err))
+				continue
+			}
+			for _, x := range exprs {
+				b.out = append(append(b.out, x...), '\n')
+			}
+			continue
+		}
 		if cfg.explain {
 			// The steps again, one Normalize each: Explain is for
 			// reading, and key is kept for the jsonl record.
@@ -526,9 +539,9 @@ func (b *batch) fail(cfg *config, i int, in string, e lineError) {
 		// The key "" keeps the line out of the set.
 		b.lines = append(b.lines, in)
 		b.keys = append(b.keys, "")
-	case cfg.skipInvalid, cfg.explain && cfg.format == "text":
-		// -explain's blocks are not aligned with the input: a failing
-		// line has none.
+	case cfg.skipInvalid, cfg.explain && cfg.format == "text", cfg.format == "expressions":
+		// -explain's blocks and the expressions are not aligned with the
+		// input: a failing line has none.
 	case cfg.format == "jsonl":
 		dst := append(b.out, `{"in":`...)
 		dst = appendJSONString(dst, in)
@@ -559,7 +572,7 @@ func (b *batch) blank(cfg *config, in string) {
 	case cfg.unique:
 		b.lines = append(b.lines, in)
 		b.keys = append(b.keys, "")
-	case cfg.skipInvalid, cfg.explain && cfg.format == "text":
+	case cfg.skipInvalid, cfg.explain && cfg.format == "text", cfg.format == "expressions":
 	case cfg.format == "jsonl":
 		b.out = append(b.out, `{"in":`...)
 		b.out = appendJSONString(b.out, in)

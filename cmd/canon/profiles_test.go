@@ -13,7 +13,7 @@ import (
 // the command's profiles list under the name its String gives.
 var libraryProfiles = []canon.Profile{
 	canon.WebCapture, canon.RFC3986, canon.IRI, canon.POWDER, canon.WHATWG,
-	canon.Crawler, canon.Archive, canon.Aggressive,
+	canon.Crawler, canon.Archive, canon.Aggressive, canon.SafeBrowsing,
 }
 
 // TestProfileNames checks the command's one list of profiles against the
@@ -52,7 +52,7 @@ func TestProfileNames(t *testing.T) {
 			}
 		}
 	}
-	want := "canon: unknown profile \"nope\": want rfc3986, iri, webcapture, powder, whatwg, crawler, archive or aggressive (see -list-profiles)\n"
+	want := "canon: unknown profile \"nope\": want rfc3986, iri, webcapture, powder, whatwg, crawler, archive, aggressive or safebrowsing (see -list-profiles)\n"
 	if _, errOut, code := canonCmd(t, "", "-p", "nope", "http://h/"); code != exitUsage || errOut != want {
 		t.Errorf("canon -p nope: exit %d, stderr %q; want exit 2, %q", code, errOut, want)
 	}

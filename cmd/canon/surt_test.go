@@ -114,7 +114,7 @@ func TestFormatSURTUsage(t *testing.T) {
 	if !strings.Contains(help, "  surt ") || !strings.Contains(help, "-format surt") {
 		t.Errorf("canon -h does not describe -format surt")
 	}
-	if _, errOut, code := canonCmd(t, "", "-format", "SURT", "http://h/"); code != exitUsage || errOut != "canon: unknown format \"SURT\": want text, tsv, jsonl or surt\n" {
+	if _, errOut, code := canonCmd(t, "", "-format", "SURT", "http://h/"); code != exitUsage || errOut != "canon: unknown format \"SURT\": want text, tsv, jsonl, surt or expressions\n" {
 		t.Errorf("canon -format SURT: exit %d, stderr %q", code, errOut)
 	}
 }
