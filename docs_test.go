@@ -430,3 +430,47 @@ func TestMarkdownAnchors(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEKeyVersions checks every rule version the README shows
+// ("crawler/3") against the profile's KeyVersion, and the Unicode versions
+// of its example lines against those the golden keys are checked under:
+// the README's examples of what to store are the versions canon gives.
+func TestREADMEKeyVersions(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := regexp.MustCompile(`\b([a-z0-9]+)/(\d+)\b`).FindAllStringSubmatch(string(b), -1)
+	checked := 0
+	for _, m := range versions {
+		p, ok := LookupProfile(m[1])
+		if !ok {
+			continue
+		}
+		checked++
+		if have, _, _ := strings.Cut(p.KeyVersion(), " "); have != m[0] {
+			t.Errorf("README.md shows %s; %s's KeyVersion is %q", m[0], m[1], p.KeyVersion())
+		}
+	}
+	if checked == 0 {
+		t.Fatal("README.md shows no profile's rule version")
+	}
+	unicode := map[string]bool{UnicodeVersion: true}
+	deltas, _ := filepath.Glob("testdata/golden/unicode-*.delta.tsv")
+	for _, d := range deltas {
+		unicode[strings.TrimSuffix(strings.TrimPrefix(filepath.Base(d), "unicode-"), ".delta.tsv")] = true
+	}
+	for _, m := range regexp.MustCompile(`(?m)^    ([a-z0-9]+)/\d+ unicode-(\S+)(?: (psl-\S+))?$`).FindAllStringSubmatch(string(b), -1) {
+		p, _ := LookupProfile(m[1])
+		if !unicode[m[2]] {
+			t.Errorf("README.md shows unicode-%s for %s: not a version the golden keys are checked under (%v)", m[2], m[1], unicode)
+		}
+		var psl string
+		if f := strings.Fields(p.KeyVersion()); len(f) > 2 {
+			psl = f[2]
+		}
+		if psl != m[3] {
+			t.Errorf("README.md shows %q for %s; its KeyVersion is %q", m[0], m[1], p.KeyVersion())
+		}
+	}
+}
