@@ -51,16 +51,23 @@
 //
 // # Input handling
 //
-// Leading and trailing spaces and C0 controls are trimmed. A control
-// character inside the input, a backslash in the authority or path, a
-// "%" not followed by two hex digits (in profiles that read escapes),
-// a port above 65535, a host that is not a registered name, IP literal or
-// valid IDN, a numeric host of an http-like scheme that is not a canonical
-// IPv4 address (read as a browser reads it: decoded and UTS #46 mapped),
-// a Windows drive letter in a file URL's host, and a missing host for
-// http, https, ws, wss and ftp are errors. Every error is an [*Error] wrapping one of the Err* sentinels;
-// on error the string result is "". Inputs longer than [MaxLength] are
-// rejected before any other work, and all work is linear in the input.
+// Where parsers disagree on what an input means, canon rejects it rather
+// than pick one reading. Leading and trailing spaces and C0 controls are
+// trimmed. A control character inside the input, a backslash in the
+// authority or path, a "%" not followed by two hex digits (in profiles that
+// read escapes), a port above 65535, a host that is not a registered name,
+// IP literal or valid IDN, a host that percent-decodes to a delimiter, a
+// numeric host of an http-like scheme that is not a canonical IPv4 address
+// (read as a browser reads it: decoded and UTS #46 mapped), a Windows drive
+// letter in a file URL's host, and a missing host for http, https, ws, wss
+// and ftp are errors. The userinfo ends at the last "@", and POWDER's
+// decoding never moves the host. Every error is an [*Error] wrapping one of
+// the Err* sentinels; on error the string result is "". Inputs longer than
+// [MaxLength] and hosts longer than [MaxHostLength] are rejected before any
+// other work, and all work is linear in the input. The policy, rule by
+// rule with examples, is docs/hostile-inputs.md in the module's
+// repository; every step, with an example and the profiles that run it,
+// docs/steps.md.
 //
 // # Performance
 //

@@ -34,7 +34,9 @@
 //	-steps list
 //		Add steps to the profile or remove them: a comma-separated list
 //		of +Step or -Step, e.g. +RemoveFragment ("+nofragment" for
-//		short). The step names are in -list-profiles.
+//		short). The step names are in -list-profiles; what each step
+//		does, with an example and the profiles that run it, is in
+//		docs/steps.md in the repository (go doc canon.Step).
 //	-rules FILE
 //		Apply the canon.Rules in the JSON file FILE to the profile
 //		(Profile.WithRules): parameter names to drop (TrackingParams,

@@ -1,0 +1,476 @@
+package canon
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/doc"
+	"go/doc/comment"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+var docsUpdate = flag.Bool("docs.update", false,
+	"rewrite docs/steps.md from the Step constants' doc comments in profiles.go and the predefined profiles")
+
+const stepsDocFile = "docs/steps.md"
+
+// TestStepsDocUpToDate holds docs/steps.md to what stepsDoc generates
+// from profiles.go: the Step constants' doc comments are the one source
+// of what each step does, and the page is their rendering, with the
+// predefined profiles that run each step. With -docs.update it rewrites
+// the page:
+//
+//	go test -run TestStepsDocUpToDate -docs.update .
+func TestStepsDocUpToDate(t *testing.T) {
+	want, err := stepsDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *docsUpdate {
+		if err := os.WriteFile(stepsDocFile, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(stepsDocFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+		for i := 0; i < len(gl) || i < len(wl); i++ {
+			var g, w string
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if g != w {
+				t.Fatalf("%s differs from profiles.go's Step docs, first at line %d:\n have %q\n want %q\nrun: go test -run TestStepsDocUpToDate -docs.update .", stepsDocFile, i+1, g, w)
+			}
+		}
+	}
+}
+
+// stepCites finds the documents a step's comment names, as the steps
+// table's "cites" column lists them. Each pattern is one document (or
+// implementation whose behaviour a step follows); the second element
+// rewrites the match to the column's spelling ("" keeps it).
+var stepCites = []struct {
+	re   *regexp.Regexp
+	repl string
+}{
+	{regexp.MustCompile(`WHATWG URL Standard`), ""},
+	{regexp.MustCompile(`(?:W3C )?POWDER`), "W3C POWDER"},
+	{regexp.MustCompile(`PDF(?: Reference, "URL Strings",| Web Capture)? step (\d+)`), `PDF "URL Strings" step $1`},
+	{regexp.MustCompile(`RFC \d+(?: §\d+(?:\.\d+)*(?:, §\d+(?:\.\d+)*)*)?`), ""},
+	{regexp.MustCompile(`UTS #46(?: §\d+)?`), ""},
+	{regexp.MustCompile(`urlcanon's (?:aggressive|semantic) profile`), ""},
+	{regexp.MustCompile(`Internet Archive(?:'s (?:canonicalizer|surt library))?`), ""},
+	{regexp.MustCompile(`Heritrix`), ""},
+	{regexp.MustCompile(`Google Safe Browsing`), ""},
+	{regexp.MustCompile(`crawler-commons`), ""},
+	{regexp.MustCompile(`normalize-url`), ""},
+	{regexp.MustCompile(`Public Suffix List`), ""},
+}
+
+// citesOf lists the documents text names, in the order of their first
+// mention, each once, with the sections cited after it: "RFC 3987 §4.1,
+// §2.2".
+func citesOf(text string) []string {
+	text = strings.Join(strings.Fields(text), " ")
+	type hit struct {
+		at   int
+		name string
+	}
+	var hits []hit
+	for _, c := range stepCites {
+		for _, m := range c.re.FindAllStringSubmatchIndex(text, -1) {
+			name := text[m[0]:m[1]]
+			if c.repl != "" {
+				name = string(c.re.ExpandString(nil, c.repl, text, m))
+			}
+			hits = append(hits, hit{m[0], name})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at < hits[j].at })
+	var docs []string
+	sections := map[string][]string{}
+	for _, h := range hits {
+		name, sec, _ := strings.Cut(h.name, " §")
+		if _, ok := sections[name]; !ok {
+			docs = append(docs, name)
+			sections[name] = nil
+		}
+		for _, s := range strings.Split(sec, ", §") {
+			if s != "" && !slices.Contains(sections[name], s) {
+				sections[name] = append(sections[name], s)
+			}
+		}
+	}
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		out[i] = d
+		for j, s := range sections[d] {
+			if j == 0 {
+				out[i] += " §" + s
+			} else {
+				out[i] += ", §" + s
+			}
+		}
+	}
+	return out
+}
+
+// stepDoc is one Step constant as profiles.go documents it.
+type stepDoc struct {
+	step    Step
+	doc     string // the comment's text
+	example string // the comment's "before -> after" block, on one line
+}
+
+// stepsDoc renders docs/steps.md from profiles.go, read with go/parser
+// and go/doc: the Step type's comment, a table of the steps and one of
+// the key steps (example, documents cited, which predefined profiles run
+// the step), the comment before the key steps, and each step's comment.
+func stepsDoc() ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "profiles.go", nil, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	// The floating comments of the Step block (the one that introduces
+	// the key steps), found before go/doc takes the file over.
+	var block *ast.GenDecl
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST && len(g.Specs) > 0 &&
+			g.Specs[0].(*ast.ValueSpec).Names[0].Name == Step(0).String() {
+			block = g
+		}
+	}
+	if block == nil {
+		return nil, fmt.Errorf("profiles.go: no const block starting with %v", Step(0))
+	}
+	attached := map[*ast.CommentGroup]bool{}
+	for _, s := range block.Specs {
+		attached[s.(*ast.ValueSpec).Doc] = true
+	}
+	var keyIntro string
+	for _, cg := range f.Comments {
+		if cg.Pos() > block.Lparen && cg.End() < block.Rparen && !attached[cg] &&
+			cg.Pos() < specNamed(block, firstKeyStep.String()).Pos() && cg.Pos() > specNamed(block, (firstKeyStep-1).String()).End() {
+			keyIntro = cg.Text()
+		}
+	}
+	if keyIntro == "" {
+		return nil, fmt.Errorf("profiles.go: no comment introducing the key steps before %v", firstKeyStep)
+	}
+
+	pkg, err := doc.NewFromFiles(fset, []*ast.File{f}, "github.com/seed15588f71/canon")
+	if err != nil {
+		return nil, err
+	}
+	var typ *doc.Type
+	for _, ty := range pkg.Types {
+		if ty.Name == "Step" {
+			typ = ty
+		}
+	}
+	if typ == nil {
+		return nil, errors.New("profiles.go: no type Step")
+	}
+	var steps []stepDoc
+	for _, v := range typ.Consts {
+		for _, s := range v.Decl.Specs {
+			vs := s.(*ast.ValueSpec)
+			st, err := ParseStep(vs.Names[0].Name)
+			if err != nil || st.String() != vs.Names[0].Name {
+				continue
+			}
+			sd := stepDoc{step: st, doc: vs.Doc.Text()}
+			for _, b := range pkg.Parser().Parse(sd.doc).Content {
+				if c, ok := b.(*comment.Code); ok && strings.Contains(c.Text, " -> ") {
+					sd.example = strings.Join(strings.Fields(c.Text), " ")
+				}
+			}
+			steps = append(steps, sd)
+		}
+	}
+	if len(steps) != int(numSteps) {
+		return nil, fmt.Errorf("profiles.go: %d documented steps, want %d", len(steps), numSteps)
+	}
+	for i, sd := range steps {
+		if sd.step != Step(i) {
+			return nil, fmt.Errorf("profiles.go: step %v declared in position %d", sd.step, i)
+		}
+		if sd.example == "" {
+			return nil, fmt.Errorf("profiles.go: %v's comment has no \"before -> after\" example", sd.step)
+		}
+	}
+	for _, np := range namedProfiles {
+		if p, ok := LookupProfile(np.name); !ok || p != np.p {
+			return nil, fmt.Errorf("LookupProfile(%q) is not the predefined profile %s", np.name, np.name)
+		}
+	}
+
+	pr := pkg.Printer()
+	markdown := func(text string) string {
+		return string(pr.Markdown(pkg.Parser().Parse(text)))
+	}
+	var b strings.Builder
+	b.WriteString("# Steps\n\n")
+	b.WriteString("*Generated from the doc comments of the `Step` constants in [profiles.go](../profiles.go) " +
+		"and the predefined profiles by `go test -run TestStepsDocUpToDate -docs.update .`; " +
+		"edit those, not this page.*\n\n")
+	b.WriteString(markdown(typ.Doc))
+	b.WriteString("\n`canon -list-profiles` prints each predefined profile's steps; `go doc canon.Step` gives these comments too.\n\n")
+	table := func(from, to Step) {
+		b.WriteString("| step | example | cites |")
+		for _, np := range namedProfiles {
+			b.WriteString(" " + np.name + " |")
+		}
+		b.WriteString("\n|---|---|---|")
+		for range namedProfiles {
+			b.WriteString(":-:|")
+		}
+		b.WriteString("\n")
+		for _, sd := range steps[from:to] {
+			cites := strings.Join(citesOf(sd.doc), "; ")
+			if cites == "" {
+				cites = "—"
+			}
+			b.WriteString("| [" + sd.step.String() + "](#" + headingAnchor(sd.step.String()) + ") | `" +
+				strings.ReplaceAll(sd.example, "|", `\|`) + "` | " + cites + " |")
+			for _, np := range namedProfiles {
+				if np.p.Has(sd.step) {
+					b.WriteString(" ✓ |")
+				} else {
+					b.WriteString(" |")
+				}
+			}
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("## The steps\n\n")
+	table(0, firstKeyStep)
+	b.WriteString("\n## The key steps\n\n")
+	b.WriteString(markdown(keyIntro))
+	b.WriteString("\n")
+	table(firstKeyStep, numSteps)
+	b.WriteString("\n## Each step\n")
+	for _, sd := range steps {
+		b.WriteString("\n### " + sd.step.String() + "\n\n")
+		b.WriteString(markdown(sd.doc))
+	}
+	return []byte(b.String()), nil
+}
+
+func specNamed(g *ast.GenDecl, name string) ast.Node {
+	for _, s := range g.Specs {
+		if vs := s.(*ast.ValueSpec); vs.Names[0].Name == name {
+			if vs.Doc != nil {
+				return vs.Doc
+			}
+			return vs
+		}
+	}
+	return g
+}
+
+// headingAnchor is the anchor GitHub gives a Markdown heading: lowercase,
+// spaces as "-", and every character but letters, digits, "-" and "_"
+// left out.
+func headingAnchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// markdownAnchors returns the anchors of the headings of a Markdown file
+// (outside fenced code blocks), with GitHub's "-1", "-2" for repeats.
+func markdownAnchors(text string) map[string]bool {
+	anchors := map[string]bool{}
+	count := map[string]int{}
+	fenced := false
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		h := strings.TrimLeft(line, "#")
+		if !strings.HasPrefix(h, " ") {
+			continue
+		}
+		h = mdLink.ReplaceAllString(strings.TrimSpace(h), "$1")
+		a := headingAnchor(h)
+		if n := count[a]; n > 0 {
+			anchors[a+"-"+strconv.Itoa(n)] = true
+		} else {
+			anchors[a] = true
+		}
+		count[a]++
+	}
+	return anchors
+}
+
+// mdLink matches an inline Markdown link or image: [text](target).
+var mdLink = regexp.MustCompile(`!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^()\s]*)\)`)
+
+// docFiles are the Markdown files TestDocLinks checks: the README and
+// every page under docs/.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"README.md"}, files...)
+}
+
+// TestDocLinks checks every relative link of the README and docs/: the
+// file or directory it names exists, and its #anchor is a heading of the
+// Markdown file it points into.
+func TestDocLinks(t *testing.T) {
+	anchorsOf := map[string]map[string]bool{}
+	anchors := func(file string) map[string]bool {
+		if a, ok := anchorsOf[file]; ok {
+			return a
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		anchorsOf[file] = markdownAnchors(string(b))
+		return anchorsOf[file]
+	}
+	links := 0
+	for _, file := range docFiles(t) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fenced := false
+		for n, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "```") {
+				fenced = !fenced
+			}
+			if fenced {
+				continue
+			}
+			line = inlineCode.ReplaceAllString(line, "")
+			for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
+				target := m[2]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				links++
+				path, frag, _ := strings.Cut(target, "#")
+				dest := file
+				if path != "" {
+					dest = filepath.Join(filepath.Dir(file), filepath.FromSlash(path))
+					if _, err := os.Stat(dest); err != nil {
+						t.Errorf("%s:%d: link %q: %v", file, n+1, target, err)
+						continue
+					}
+				}
+				if frag != "" {
+					if !strings.HasSuffix(dest, ".md") {
+						t.Errorf("%s:%d: link %q: an anchor into a file that is not Markdown", file, n+1, target)
+					} else if !anchors(dest)[frag] {
+						t.Errorf("%s:%d: link %q: %s has no heading with the anchor #%s", file, n+1, target, dest, frag)
+					}
+				}
+			}
+		}
+	}
+	if links == 0 {
+		t.Fatal("no relative links found: the link pattern reads nothing")
+	}
+	t.Logf("%d relative links checked", links)
+}
+
+// inlineCode matches a Markdown code span, whose text is no link.
+var inlineCode = regexp.MustCompile("`[^`]*`")
+
+// TestMarkdownAnchors checks headingAnchor and markdownAnchors on the
+// cases TestDocLinks relies on.
+func TestMarkdownAnchors(t *testing.T) {
+	got := markdownAnchors("# canon\n## Which profile do I want\n```\n# not a heading\n```\n## Keys that last\n### ParseWHATWG\n## Tests\n## Tests\n#hashtag\n## Hostile input: the policy\n## [Link](x.md) heading\n")
+	for _, a := range []string{"canon", "which-profile-do-i-want", "keys-that-last", "parsewhatwg", "tests", "tests-1", "hostile-input-the-policy", "link-heading"} {
+		if !got[a] {
+			t.Errorf("markdownAnchors: no anchor %q in %v", a, got)
+		}
+	}
+	for _, a := range []string{"not-a-heading", "hashtag"} {
+		if got[a] {
+			t.Errorf("markdownAnchors: anchor %q should not be there", a)
+		}
+	}
+}
+
+// TestREADMEKeyVersions checks every rule version the README shows
+// ("crawler/3") against the profile's KeyVersion, and the Unicode versions
+// of its example lines against those the golden keys are checked under:
+// the README's examples of what to store are the versions canon gives.
+func TestREADMEKeyVersions(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := regexp.MustCompile(`\b([a-z0-9]+)/(\d+)\b`).FindAllStringSubmatch(string(b), -1)
+	checked := 0
+	for _, m := range versions {
+		p, ok := LookupProfile(m[1])
+		if !ok {
+			continue
+		}
+		checked++
+		if have, _, _ := strings.Cut(p.KeyVersion(), " "); have != m[0] {
+			t.Errorf("README.md shows %s; %s's KeyVersion is %q", m[0], m[1], p.KeyVersion())
+		}
+	}
+	if checked == 0 {
+		t.Fatal("README.md shows no profile's rule version")
+	}
+	unicode := map[string]bool{UnicodeVersion: true}
+	deltas, _ := filepath.Glob("testdata/golden/unicode-*.delta.tsv")
+	for _, d := range deltas {
+		unicode[strings.TrimSuffix(strings.TrimPrefix(filepath.Base(d), "unicode-"), ".delta.tsv")] = true
+	}
+	for _, m := range regexp.MustCompile(`(?m)^    ([a-z0-9]+)/\d+ unicode-(\S+)(?: (psl-\S+))?$`).FindAllStringSubmatch(string(b), -1) {
+		p, _ := LookupProfile(m[1])
+		if !unicode[m[2]] {
+			t.Errorf("README.md shows unicode-%s for %s: not a version the golden keys are checked under (%v)", m[2], m[1], unicode)
+		}
+		var psl string
+		if f := strings.Fields(p.KeyVersion()); len(f) > 2 {
+			psl = f[2]
+		}
+		if psl != m[3] {
+			t.Errorf("README.md shows %q for %s; its KeyVersion is %q", m[0], m[1], p.KeyVersion())
+		}
+	}
+}
