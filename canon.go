@@ -139,6 +139,30 @@ func keyString(op, arg, s string, pl *plan) (string, error) {
 	return u.result(), nil
 }
 
+// escapeTrailingTrimmed returns the resolved text abs with the spaces
+// and controls at its end percent-encoded. An input is trimmed of them
+// before it is read (see trim), but at the end of a resolved URI they are
+// part of its path: the base "http://h/a #f" and the reference "" give
+// "http://h/a ", which read as an input would lose its space and be
+// "http://h/a", another URI ("A:0 " would even read as host and port).
+// Every profile that reads the resolved text writes a space as "%20", so
+// the escape is what the key holds anyway.
+func escapeTrailingTrimmed(abs string) string {
+	j := len(abs)
+	for j > 0 && abs[j-1] <= ' ' {
+		j--
+	}
+	if j == len(abs) {
+		return abs
+	}
+	b := make([]byte, j, j+3*(len(abs)-j))
+	copy(b, abs)
+	for _, c := range []byte(abs[j:]) {
+		b = append(b, '%', upperHex[c>>4], upperHex[c&15])
+	}
+	return string(b)
+}
+
 // result returns the key u holds as a string: the input's own bytes
 // while clean (no copy), and otherwise the writer's buffer, which the
 // writer allocated with room for the key at its first change and which
@@ -211,6 +235,7 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 		// it, and EncodeToIRI escapes an octet that is not UTF-8 together
 		// with its neighbours. The text is what they define their work
 		// on; it is composed, and read, as any input is.
+		abs = escapeTrailingTrimmed(abs)
 		if pl.decodeAll || pl.defaultScheme {
 			if f := checkResolvedPOWDER(abs, pl); f != nil {
 				return "", withArg(toError(op, abs, 0, f), "resolved")
