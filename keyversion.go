@@ -64,9 +64,9 @@ const coreRuleVersion = 1
 // its own.
 var stepRuleVersions = [numSteps]int{
 	ParseWHATWG:           2,
-	DefaultScheme:         1,
-	DecodeAll:             1,
-	PlusToSpace:           1,
+	DefaultScheme:         2,
+	DecodeAll:             2,
+	PlusToSpace:           2,
 	ResolveRFC1808:        2,
 	RemoveFragment:        1,
 	LowercaseScheme:       1,
@@ -78,7 +78,7 @@ var stepRuleVersions = [numSteps]int{
 	RemoveHTTPFTPPort:     1,
 	RemoveDefaultPort:     1,
 	EncodeToURI:           1,
-	EncodeToIRI:           1,
+	EncodeToIRI:           2,
 	UppercaseEscapes:      1,
 	DecodeUnreserved:      1,
 	DecodeIUnreserved:     1,
@@ -117,12 +117,12 @@ var stepRuleVersions = [numSteps]int{
 var profileRuleVersions = map[string]int{
 	"WebCapture": 2,
 	"RFC3986":    1,
-	"IRI":        1,
-	"POWDER":     1,
+	"IRI":        2,
+	"POWDER":     2,
 	"WHATWG":     2,
 	"Crawler":    3,
-	"Archive":    2,
-	"Aggressive": 2,
+	"Archive":    3,
+	"Aggressive": 3,
 
 	// Google Safe Browsing's canonicalization (safebrowsing.go).
 	"SafeBrowsing": 1,

@@ -36,6 +36,10 @@ var recordedStepDigests = map[string]string{
 	"archive/2":    "cc7c9fb0130d",
 	"aggressive/2": "1fc11235eb65",
 	"webcapture/2": "51e7a33dbd58",
+	"iri/2":        "36f7eb990788",
+	"powder/2":     "6d32801ee17e",
+	"archive/3":    "81843fd44ce0",
+	"aggressive/3": "24eb158a8c92",
 
 	"safebrowsing/1": "b5ee7314c212",
 }
