@@ -398,7 +398,9 @@ func hadAuthority(s string, p Profile) bool {
 // (a path like "//evil.com/x" in a URI without an authority must be
 // written so that it reads back as a path). It runs NormalizeRef under
 // every predefined profile, and Resolve, and also holds NormalizeRef to
-// the error contract and its results to idempotence.
+// the error contract, its results to idempotence, and under the profiles
+// that read URLs as the WHATWG URL Standard does to the key of the
+// standard's resolution (checkRefIsWHATWGThenKey).
 func checkRefAuthority(t *testing.T, base, ref string) {
 	t.Helper()
 	// check takes the profile whose reading of the inputs counts, and
@@ -423,6 +425,9 @@ func checkRefAuthority(t *testing.T, base, ref string) {
 			t.Fatalf("NormalizeRef(%q, %q, %s) = %q; Normalize of that = %q, %v: not idempotent", base, ref, name(p), got, again, err)
 		}
 		check(p, got, func() string { return fmt.Sprintf("NormalizeRef(%q, %q, %s)", base, ref, name(p)) })
+	}
+	for _, p := range whatwgRefProfiles {
+		checkRefIsWHATWGThenKey(t, base, ref, p)
 	}
 	if got, err := Resolve(base, ref); err == nil {
 		check(Profile{}, got, func() string { return fmt.Sprintf("Resolve(%q, %q)", base, ref) })

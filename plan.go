@@ -51,7 +51,22 @@ type plan struct {
 	// Rules: the profile whose key the key passes edit (itself when it
 	// has no key step and no Rules).
 	base *plan
+
+	// refBase is, for a plan with ParseWHATWG, the plan NormalizeRef
+	// reads the base with: ParseWHATWG and the plan's steps that spell
+	// what the standard writes another way (UppercaseEscapes,
+	// DecodeUnreserved, TrimHostDots). The target keeps the base's
+	// scheme, authority and path as the base's key has them, so they
+	// must be spelled as the profile spells them: under Crawler the base
+	// "a://h%70/" and the reference "x" gave "a://h%70/x", whose key is
+	// "a://hp/x". DefaultScheme, RemoveFragment and the key steps are
+	// not in it: a base must have a scheme, its fragment is never the
+	// target's, and the key steps run on the target.
+	refBase *plan
 }
+
+// refBaseSteps are the steps of a WHATWG plan that its refBase keeps.
+const refBaseSteps = 1<<ParseWHATWG | 1<<UppercaseEscapes | 1<<DecodeUnreserved | 1<<TrimHostDots
 
 // portRule is which ports a profile drops.
 type portRule uint8
@@ -209,6 +224,9 @@ func internPlan(steps uint64, rules *ruleSet) *plan {
 		pl.base = internPlan(b, nil)
 	} else {
 		pl.base = pl
+	}
+	if pl.whatwg {
+		pl.refBase = internPlan(steps&refBaseSteps, nil)
 	}
 	return pl
 }

@@ -323,7 +323,7 @@ func splitParams(path string) (p, params string, hasParams bool) {
 func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	const op = "NormalizeRef"
 	var bu url
-	if shift, f := keyInto(&bu, base, WHATWG.plan()); f != nil {
+	if shift, f := keyInto(&bu, base, pl.refBase); f != nil {
 		return "", withArg(toError(op, base, shift, f), "base")
 	}
 	// A reference that starts with a scheme and "//" is read as an

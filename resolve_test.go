@@ -174,3 +174,56 @@ func keepsSpaces(prefix string, p Profile) bool {
 	k, err := Normalize(prefix+" b", p)
 	return err == nil && strings.Contains(k, " ")
 }
+
+// whatwgRefProfiles are profiles of ParseWHATWG with the steps that spell
+// a component another way than the standard, the key steps, or both.
+var whatwgRefProfiles = []Profile{Crawler, Archive, Aggressive, SafeBrowsing,
+	mustProfile(ParseWHATWG, UppercaseEscapes), mustProfile(ParseWHATWG, DecodeUnreserved),
+	mustProfile(ParseWHATWG, TrimHostDots), mustProfile(ParseWHATWG, DefaultScheme, RemoveFragment,
+		UppercaseEscapes, DecodeUnreserved, TrimHostDots)}
+
+// checkRefIsWHATWGThenKey holds NormalizeRef under a profile that reads
+// URLs as the WHATWG URL Standard does to what it is documented to be:
+// the reference resolved as a browser resolves it (NormalizeRef under
+// WHATWG), then the profile's key of that. Where both give a result they
+// are equal.
+func checkRefIsWHATWGThenKey(t *testing.T, base, ref string, p Profile) {
+	t.Helper()
+	got, err := NormalizeRef(base, ref, p)
+	if err != nil {
+		return
+	}
+	resolved, err := NormalizeRef(base, ref, WHATWG)
+	if err != nil {
+		return
+	}
+	if want, err := Normalize(resolved, p); err == nil && got != want {
+		t.Fatalf("NormalizeRef(%q, %q, %s) = %q, want %q, the key of the WHATWG resolution %q", base, ref, name(p), got, want, resolved)
+	}
+}
+
+// TestNormalizeRefIsWHATWGThenKey runs checkRefIsWHATWGThenKey over bases
+// whose scheme, host, path and query hold escapes and dots that the
+// profiles spell their own way, against references that keep each part
+// of the base: the target keeps the base's parts as the base's key has
+// them, so the base must be read with the profile's spelling steps.
+func TestNormalizeRefIsWHATWGThenKey(t *testing.T) {
+	var bases []string
+	for _, scheme := range []string{"http", "A", "file"} {
+		for _, host := range []string{"h", "h%70", "H%7e", "a..b.", "%41%2e"} {
+			for _, path := range []string{"/", "/%7e/%7Ea", "/a%2fb/c", "/%2e%2e/x/"} {
+				for _, tail := range []string{"", "?%7e&b=%41", "#%7e"} {
+					bases = append(bases, scheme+"://"+host+path+tail)
+				}
+			}
+		}
+	}
+	refs := []string{"", "x", "../y%7e", "?q", "#f", "//h2%41/z", "/p%7e", "%2e/"}
+	for _, base := range bases {
+		for _, ref := range refs {
+			for _, p := range whatwgRefProfiles {
+				checkRefIsWHATWGThenKey(t, base, ref, p)
+			}
+		}
+	}
+}
