@@ -121,8 +121,8 @@ var profileRuleVersions = map[string]int{
 	"POWDER":     2,
 	"WHATWG":     2,
 	"Crawler":    3,
-	"Archive":    3,
-	"Aggressive": 3,
+	"Archive":    4,
+	"Aggressive": 4,
 
 	// Google Safe Browsing's canonicalization (safebrowsing.go).
 	"SafeBrowsing": 1,

@@ -40,6 +40,8 @@ var recordedStepDigests = map[string]string{
 	"powder/2":     "6d32801ee17e",
 	"archive/3":    "81843fd44ce0",
 	"aggressive/3": "24eb158a8c92",
+	"archive/4":    "81843fd44ce0",
+	"aggressive/4": "24eb158a8c92",
 
 	"safebrowsing/1": "b5ee7314c212",
 }

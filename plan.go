@@ -63,6 +63,14 @@ type plan struct {
 	// not in it: a base must have a scheme, its fragment is never the
 	// target's, and the key steps run on the target.
 	refBase *plan
+
+	// absRef is, for a plan with ParseWHATWG, the plan NormalizeRef keys
+	// a reference that has a scheme of its own with: the plan without
+	// DefaultScheme. Against a base, a reference has a scheme when the
+	// standard reads one ("http:0" is http, host 0); DefaultScheme's
+	// reading of "http:0" as the host "http" and port 0 is for an input
+	// alone.
+	absRef *plan
 }
 
 // refBaseSteps are the steps of a WHATWG plan that its refBase keeps.
@@ -227,6 +235,7 @@ func internPlan(steps uint64, rules *ruleSet) *plan {
 	}
 	if pl.whatwg {
 		pl.refBase = internPlan(steps&refBaseSteps, nil)
+		pl.absRef = internPlan(steps&^(1<<DefaultScheme), rules)
 	}
 	return pl
 }

@@ -356,7 +356,12 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	rest := r
 	if n := whatwgSchemeLength(r); n >= 0 {
 		if !bu.kind.special() || !strings.EqualFold(r[:n], bkey[:bu.schemeEnd]) {
-			return keyString(op, "ref", ref, pl) // an absolute URL: the base plays no part
+			// An absolute URL: the base plays no part.
+			key, err := keyString(op, "ref", ref, pl.absRef)
+			if err != nil {
+				return "", err
+			}
+			return readsBack(op, key, pl)
 		}
 		rest = r[n+1:] // "http:foo" against an http base is relative
 	}
@@ -391,13 +396,19 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	if pl.keys != 0 {
 		runKeyPasses(&u, pl)
 	}
-	key := u.result()
+	return readsBack(op, u.result(), pl)
+}
+
+// readsBack returns key, the target of NormalizeRef under the WHATWG plan
+// pl, or an error when pl's DefaultScheme would read the key again as
+// host and port: the base "a:0/x" (scheme a, opaque path "0/x") and the
+// reference "#f" give "a:0/x", and the reference "localhost:80/x" is the
+// scheme localhost as the standard reads a reference; Normalize reads
+// both as http URLs. As in checkResolvedPOWDER, resolution made the
+// scheme and the path, and a host read out of them is one neither input
+// named.
+func readsBack(op, key string, pl *plan) (string, error) {
 	if pl.defaultScheme && schemeLength(key) < 0 {
-		// DefaultScheme would read the key again as host and port: the
-		// base "a:0/x" (scheme a, opaque path "0/x") and the reference
-		// "#f" give "a:0/x", which Normalize reads as http://a:0/x. As in
-		// checkResolvedPOWDER, resolution made the scheme and the path,
-		// and a host read out of them is one neither input named.
 		f := fail(ComponentScheme, 0, ErrInvalidScheme, "resolved URI reads as host and port")
 		return "", withArg(toError(op, key, 0, f), "resolved")
 	}

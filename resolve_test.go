@@ -85,8 +85,10 @@ func TestResolve1808ParamsAfterNetloc(t *testing.T) {
 // scheme ("a:0/x", an opaque path: NormalizeRef takes a base that has a
 // scheme, as the standard reads it): every scheme spelling, digit run and
 // what follows it, against fragment references (the one kind an opaque
-// base takes) and absolute ones. A result is an error or a key that
-// Normalize gives back unchanged.
+// base takes) and absolute ones, some of which DefaultScheme alone would
+// read as host and port ("http:0"; against a base, the standard reads the
+// scheme http). A result is an error or a key that Normalize gives back
+// unchanged, and the key of the standard's resolution.
 func TestNormalizeRefDefaultSchemeReadsBack(t *testing.T) {
 	profiles := []Profile{Archive, Aggressive, mustProfile(ParseWHATWG, DefaultScheme)}
 	refused := 0
@@ -94,8 +96,9 @@ func TestNormalizeRefDefaultSchemeReadsBack(t *testing.T) {
 		for _, digits := range []string{"", "0", "80", "0080", "99999"} {
 			for _, tail := range []string{"", "/", "/0/0/", "?q", "#f", "x", "/..", ":1"} {
 				base := scheme + ":" + digits + tail
-				for _, ref := range []string{"#", "#000000000", "#x?y", base, base + "#g"} {
+				for _, ref := range []string{"#", "#000000000", "#x?y", base, base + "#g", "http:0", "HTTP:80/x#f", "ws:1", "localhost:80/x"} {
 					for _, p := range profiles {
+						checkRefIsWHATWGThenKey(t, base, ref, p)
 						got, err := NormalizeRef(base, ref, p)
 						if err != nil {
 							var e *Error
