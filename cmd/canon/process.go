@@ -403,15 +403,8 @@ func normalizeBatch(cfg *config, b *batch) {
 	var buf []byte
 	data := b.data
 	for i := 0; len(data) > 0; i++ {
-		line := data
-		if k := bytes.IndexByte(data, '\n'); k >= 0 {
-			line, data = data[:k], data[k+1:]
-		} else {
-			data = nil
-		}
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-		}
+		var line []byte
+		line, data = nextLine(data)
 		b.nlines++
 		if len(line) > canon.MaxLength {
 			// Fail it as the reader fails longer lines, without
@@ -911,4 +904,18 @@ func runEqual(cfg *config, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	return exitFailed
+}
+
+// nextLine splits the first line off data: the bytes before the first
+// "\n" (or all of them), without a "\r" that ends it, and the rest after
+// the "\n" (nil when there is none).
+func nextLine(data []byte) (line, rest []byte) {
+	line = data
+	if k := bytes.IndexByte(data, '\n'); k >= 0 {
+		line, rest = data[:k], data[k+1:]
+	}
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line, rest
 }

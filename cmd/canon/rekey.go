@@ -20,15 +20,8 @@ func rekeyBatch(cfg *config, b *batch) {
 	var buf []byte
 	data := b.data
 	for i := 0; len(data) > 0; i++ {
-		line := data
-		if k := bytes.IndexByte(data, '\n'); k >= 0 {
-			line, data = data[:k], data[k+1:]
-		} else {
-			data = nil
-		}
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-		}
+		var line []byte
+		line, data = nextLine(data)
 		b.nlines++
 		if isBlank(line) {
 			continue // no input, no key: what -format tsv never writes, and nothing to change
