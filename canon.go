@@ -146,7 +146,8 @@ func keyString(op, arg, s string, pl *plan) (string, error) {
 // "http://h/a ", which read as an input would lose its space and be
 // "http://h/a", another URI ("A:0 " would even read as host and port).
 // Every profile that reads the resolved text writes a space as "%20", so
-// the escape is what the key holds anyway.
+// the escape is what the key holds anyway. (url.encodeFinalSpaces is the
+// same rule for a key being written; this text is read again instead.)
 func escapeTrailingTrimmed(abs string) string {
 	j := len(abs)
 	for j > 0 && abs[j-1] <= ' ' {

@@ -165,6 +165,17 @@ func checkRawHost(in string, a, end int, onlyWithAt bool) *failure {
 	return nil
 }
 
+// readsAsHostPort returns the failure of a resolved URI whose text read
+// is what DefaultScheme, in pl, would read as host and port ("a:80/x"),
+// or nil: NormalizeRef's rule for every profile with DefaultScheme (see
+// checkResolvedPOWDER and readsBack).
+func readsAsHostPort(read string, pl *plan) *failure {
+	if pl.defaultScheme && schemeLength(read) < 0 {
+		return fail(ComponentScheme, 0, ErrInvalidScheme, "resolved URI reads as host and port")
+	}
+	return nil
+}
+
 // checkResolvedPOWDER keeps NormalizeRef from giving the resolved URI abs,
 // which has a scheme, an authority it did not have: DefaultScheme would
 // read "a:80" (scheme a, path 80) as host and port, and DecodeAll would
@@ -179,8 +190,8 @@ func checkResolvedPOWDER(abs string, pl *plan) *failure {
 		if pl.has(DecodeAll) {
 			read = string(percentDecode(abs))
 		}
-		if schemeLength(read) < 0 {
-			return fail(ComponentScheme, 0, ErrInvalidScheme, "resolved URI reads as host and port")
+		if f := readsAsHostPort(read, pl); f != nil {
+			return f
 		}
 	}
 	n := schemeLength(abs)

@@ -408,8 +408,7 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 // scheme and the path, and a host read out of them is one neither input
 // named.
 func readsBack(op, key string, pl *plan) (string, error) {
-	if pl.defaultScheme && schemeLength(key) < 0 {
-		f := fail(ComponentScheme, 0, ErrInvalidScheme, "resolved URI reads as host and port")
+	if f := readsAsHostPort(key, pl); f != nil {
 		return "", withArg(toError(op, key, 0, f), "resolved")
 	}
 	return key, nil
