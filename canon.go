@@ -92,24 +92,61 @@ import "unicode/utf8"
 // When rawURL is already canonical, Normalize returns it unchanged
 // without allocating.
 func Normalize(rawURL string, p Profile) (string, error) {
-	var u url
-	if shift, f := keyInto(&u, rawURL, p.plan()); f != nil {
+	u := keyValue(rawURL, nil)
+	if shift, f := keyInto(&u, p.plan()); f != nil {
 		return "", toError("Normalize", rawURL, shift, f)
 	}
 	return u.result(), nil
 }
 
-// keyInto writes the key of rawURL by pl into u (whose writer's buffer
-// the caller set): the quick scan on the input as given when it can, the
-// general path (trimmed, rewritten, parsed, written) otherwise, then the
-// key passes. It returns where the trimmed input starts in rawURL, for
-// the offsets of a failure.
-func keyInto(u *url, rawURL string, pl *plan) (int, *failure) {
-	u.w.base = len(u.w.buf)
+// keyValue returns the value keyInto writes the key of rawURL into, with
+// dst's spare capacity as the writer's buffer (nil: the writer allocates
+// at the first change). The caller holds it in a local variable: set
+// there, the pointer to the input costs no write barrier, which a store
+// through keyInto's pointer does while the collector runs (it was a few
+// per cent of a changed URL's time).
+func keyValue(rawURL string, dst []byte) url {
+	return url{w: writer{src: rawURL, buf: dst, base: len(dst), slack: 1}}
+}
+
+// keyInto writes the key of the input u was made for (see keyValue) by pl
+// into u: the quick scan on the input as given when it can, the general
+// path (trimmed, rewritten, parsed, written) otherwise, then the key
+// passes. It returns where the trimmed input starts in the input, for the
+// offsets of a failure.
+func keyInto(u *url, pl *plan) (int, *failure) {
+	rawURL := u.w.src
 	if pl.safeBrowsing {
 		return safeBrowsingInto(u, rawURL) // its own reader (safebrowsing.go)
 	}
-	f, ok := quick(u, rawURL, pl)
+	// The quick scan (scan.go) over rawURL as given: on nearly every URL
+	// it is all the work. It stops at the start when one of the rewrites
+	// that come before parsing applies (trimming, the WHATWG URL
+	// Standard's removal of tabs and newlines, DecodeAll, PlusToSpace,
+	// DefaultScheme).
+	var h handover
+	r := scanNone
+	if len(rawURL) <= MaxLength {
+		r = u.scan(rawURL, pl, &h)
+	}
+	if r == scanDone {
+		if pl.keys != 0 {
+			runKeyPasses(u, pl)
+		}
+		return 0, nil
+	}
+	return keyIntoGeneral(u, rawURL, pl, r, &h)
+}
+
+// keyIntoGeneral is keyInto where the quick scan stopped (r): after the
+// authority, the general writers go on from the path when nothing after
+// it would be rewritten; otherwise the general path starts over.
+func keyIntoGeneral(u *url, rawURL string, pl *plan, r scanResult, h *handover) (int, *failure) {
+	var f *failure
+	ok := false
+	if r == scanFromPath {
+		f, ok = fromPath(u, rawURL, pl, h)
+	}
 	shift := 0
 	if !ok {
 		var in string
@@ -132,8 +169,8 @@ func keyInto(u *url, rawURL string, pl *plan) (int, *failure) {
 // keyString returns the key of s by pl (see keyInto), as NormalizeRef
 // and Equal make it, with op and arg for its errors.
 func keyString(op, arg, s string, pl *plan) (string, error) {
-	var u url
-	if shift, f := keyInto(&u, s, pl); f != nil {
+	u := keyValue(s, nil)
+	if shift, f := keyInto(&u, pl); f != nil {
 		return "", withArg(toError(op, s, shift, f), arg)
 	}
 	return u.result(), nil
@@ -184,9 +221,8 @@ func (u *url) result() string {
 // it may write in that capacity past the key. On error it returns dst
 // with its length and contents as they were.
 func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
-	var u url
-	u.w.buf = dst
-	if shift, f := keyInto(&u, rawURL, p.plan()); f != nil {
+	u := keyValue(rawURL, dst)
+	if shift, f := keyInto(&u, p.plan()); f != nil {
 		return dst, toError("AppendNormalized", rawURL, shift, f)
 	}
 	s, b, clean := u.w.output()

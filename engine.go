@@ -66,43 +66,26 @@ func (e *engine) normalize(in string) *failure {
 	return f
 }
 
-// quick runs the quick scan (scan.go) over rawURL as given into u, when
-// none of the rewrites that come before parsing applies to it (trimming,
-// the WHATWG URL Standard's removal of tabs and newlines, DecodeAll,
-// PlusToSpace, DefaultScheme): on nearly every URL it is all the work.
-// Where the scan stops after the authority, the general writers go on
-// from the path, when nothing after it would be rewritten either. ok is
+// fromPath goes on from the path of rawURL where the quick scan handed
+// over after the authority (h; see keyInto): the scheme and the authority
+// are written into u, and the general writers write the rest, when
+// nothing in it would be rewritten before parsing (tabs and newlines,
+// bytes that are not UTF-8, anything DecodeAll's checks read). ok is
 // false when the general path must start over.
-func quick(u *url, rawURL string, pl *plan) (f *failure, ok bool) {
-	if len(rawURL) > MaxLength ||
-		pl.decodeAll && strings.IndexByte(rawURL, '%') >= 0 || pl.plusToSpace && strings.IndexByte(rawURL, '+') >= 0 {
-		return nil, false // (the scan sees to the first byte, a letter, and to the last: see below)
+func fromPath(u *url, rawURL string, pl *plan, h *handover) (f *failure, ok bool) {
+	rest := rawURL[h.pathStart:]
+	if rawURL[len(rawURL)-1] <= ' ' || pl.defaultScheme || pl.decodeAll || pl.plusToSpace ||
+		(pl.whatwg || pl.esc == escapeIRI) && (strings.ContainsAny(rest, "\t\n\r") || !utf8.ValidString(rest)) {
+		return nil, false
 	}
-	u.w.src, u.w.slack = rawURL, 1
-	var h handover
-	switch u.scan(rawURL, pl, &h) {
-	case scanDone:
-		return nil, true
-	case scanFromPath:
-		// The scheme and the authority are written, and their parts
-		// set. A rest that the general path would rewrite (tabs and
-		// newlines, bytes that are not UTF-8, anything DecodeAll's checks
-		// read) sends it all there.
-		rest := rawURL[h.pathStart:]
-		if rawURL[len(rawURL)-1] <= ' ' || pl.defaultScheme || pl.decodeAll || pl.plusToSpace ||
-			(pl.whatwg || pl.esc == escapeIRI) && (strings.ContainsAny(rest, "\t\n\r") || !utf8.ValidString(rest)) {
-			break
-		}
-		e := engine{u: *u, s: rawURL, pl: pl}
-		h.parts(&e.pr, rawURL, pl)
-		f := e.pr.readTail(h.pathStart, pl.syn, false)
-		if f == nil {
-			f = e.runTail()
-		}
-		*u = e.u
-		return f, true
+	e := engine{u: *u, s: rawURL, pl: pl}
+	h.parts(&e.pr, rawURL, pl)
+	f = e.pr.readTail(h.pathStart, pl.syn, false)
+	if f == nil {
+		f = e.runTail()
 	}
-	return nil, false
+	*u = e.u
+	return f, true
 }
 
 // readAll parses e.s into e.pr. An input with an octet that is not UTF-8

@@ -257,6 +257,11 @@ func redactPasswords(s string, off int, segments bool) (string, int) {
 // the removed tabs and the triplets included. The cost is on the error
 // path only, linear in s.
 func passwordSpans(s string) [][2]int {
+	if strings.IndexByte(s, '@') < 0 && !hasValidEscape(s) {
+		// A userinfo ends at "@", written or decoded from escapes by the
+		// readers that decode: without either there is none.
+		return nil
+	}
 	in, shift, _ := trim(s)
 	var spans [][2]int
 	add := func(v string, from []int32, prefix int) {
@@ -304,6 +309,21 @@ func passwordSpans(s string) [][2]int {
 	}
 	spans = sbPasswordSpans(spans, in, shift)
 	return mergeSpans(spans)
+}
+
+// hasValidEscape reports whether s holds a valid percent-encoded triplet.
+func hasValidEscape(s string) bool {
+	for i := strings.IndexByte(s, '%'); i >= 0; {
+		if validEscape(s, i) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '%')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // readerView returns s as a reader rewrites it before parsing (see

@@ -757,34 +757,50 @@ const (
 	schemeFile
 )
 
+// kindOf returns the kind of a scheme, in any case. The special schemes
+// are compared four bytes at a time, ORed with 0x20 (which lowercases
+// a letter): a byte that is not a letter cannot match a lowercase letter
+// so (only 'A'+n and 'a'+n map to 'a'+n). It runs on every URL, so it is
+// a handful of instructions for "http" and "https".
 func kindOf(scheme string) schemeKind {
-	// Schemes are ASCII: c|0x20 lowercases a letter, and a byte that is
-	// not a letter cannot match one of the lowercase letters compared.
+	const (
+		http = 'h' | 't'<<8 | 't'<<16 | 'p'<<24
+		file = 'f' | 'i'<<8 | 'l'<<16 | 'e'<<24
+		ftp  = 'f' | 't'<<8 | 'p'<<16
+		wss  = 'w' | 's'<<8 | 's'<<16
+		ws   = 'w' | 's'<<8
+	)
 	switch len(scheme) {
-	case 2:
-		if scheme[0]|0x20 == 'w' && scheme[1]|0x20 == 's' {
-			return schemeWS
-		}
-	case 3:
-		switch c0, c1, c2 := scheme[0]|0x20, scheme[1]|0x20, scheme[2]|0x20; {
-		case c0 == 'w' && c1 == 's' && c2 == 's':
-			return schemeWSS
-		case c0 == 'f' && c1 == 't' && c2 == 'p':
-			return schemeFTP
+	case 5:
+		if le32(scheme)|0x20202020 == http && scheme[4]|0x20 == 's' {
+			return schemeHTTPS
 		}
 	case 4:
-		switch c0, c1, c2, c3 := scheme[0]|0x20, scheme[1]|0x20, scheme[2]|0x20, scheme[3]|0x20; {
-		case c0 == 'h' && c1 == 't' && c2 == 't' && c3 == 'p':
+		switch le32(scheme) | 0x20202020 {
+		case http:
 			return schemeHTTP
-		case c0 == 'f' && c1 == 'i' && c2 == 'l' && c3 == 'e':
+		case file:
 			return schemeFile
 		}
-	case 5:
-		if scheme[0]|0x20 == 'h' && scheme[1]|0x20 == 't' && scheme[2]|0x20 == 't' && scheme[3]|0x20 == 'p' && scheme[4]|0x20 == 's' {
-			return schemeHTTPS
+	case 3:
+		switch uint32(scheme[0]) | uint32(scheme[1])<<8 | uint32(scheme[2])<<16 | 0x202020 {
+		case ftp:
+			return schemeFTP
+		case wss:
+			return schemeWSS
+		}
+	case 2:
+		if uint32(scheme[0])|uint32(scheme[1])<<8|0x2020 == ws {
+			return schemeWS
 		}
 	}
 	return schemeOther
+}
+
+// le32 returns the first four bytes of s as a little-endian word.
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // defaultPort is the port RFC 3986 §6.2.3 lets us remove: the one the

@@ -322,8 +322,8 @@ func splitParams(path string) (p, params string, hasParams bool) {
 // an absolute URL takes), once.
 func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	const op = "NormalizeRef"
-	var bu url
-	if shift, f := keyInto(&bu, base, pl.refBase); f != nil {
+	bu := keyValue(base, nil)
+	if shift, f := keyInto(&bu, pl.refBase); f != nil {
 		return "", withArg(toError(op, base, shift, f), "base")
 	}
 	// A reference that starts with a scheme and "//" is read as an

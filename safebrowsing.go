@@ -547,8 +547,8 @@ func normalizeRefSafeBrowsing(base, ref string) (string, error) {
 //	http://a.b.c/1/2.html?param=1 -> a.b.c/1/2.html?param=1, a.b.c/1/2.html,
 //	a.b.c/, a.b.c/1/, b.c/1/2.html?param=1, b.c/1/2.html, b.c/, b.c/1/
 func LookupExpressions(rawURL string) ([]string, error) {
-	var u url
-	if shift, f := keyInto(&u, rawURL, safeBrowsingPlan); f != nil {
+	u := keyValue(rawURL, nil)
+	if shift, f := keyInto(&u, safeBrowsingPlan); f != nil {
 		return nil, toError("LookupExpressions", rawURL, shift, f)
 	}
 	return lookupExpressions(&u), nil
@@ -662,8 +662,8 @@ func LookupHashes(rawURL string, prefixLen int) ([][]byte, error) {
 	if prefixLen < 4 || prefixLen > sha256.Size {
 		return nil, errors.New("canon: LookupHashes: hash prefix length " + strconv.Itoa(prefixLen) + " is not between 4 and 32 bytes")
 	}
-	var u url
-	if shift, f := keyInto(&u, rawURL, safeBrowsingPlan); f != nil {
+	u := keyValue(rawURL, nil)
+	if shift, f := keyInto(&u, safeBrowsingPlan); f != nil {
 		return nil, toError("LookupHashes", rawURL, shift, f)
 	}
 	exprs := lookupExpressions(&u)

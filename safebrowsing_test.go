@@ -53,8 +53,8 @@ type sbResult struct {
 }
 
 func sbRead(in string) sbResult {
-	var u url
-	if shift, f := keyInto(&u, in, safeBrowsingPlan); f != nil {
+	u := keyValue(in, nil)
+	if shift, f := keyInto(&u, safeBrowsingPlan); f != nil {
 		return sbResult{err: toError("Normalize", in, shift, f)}
 	}
 	key := u.result()

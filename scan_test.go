@@ -32,7 +32,7 @@ func fastProfiles() []Profile {
 // needs the general writers.
 func fast(dst []byte, s string, p Profile) (out []byte, end int, ok bool) {
 	pl := p.plan()
-	if len(s) > MaxLength || pl.decodeAll && strings.IndexByte(s, '%') >= 0 || pl.plusToSpace && strings.IndexByte(s, '+') >= 0 {
+	if len(s) > MaxLength {
 		return dst, 0, false
 	}
 	var u url
@@ -226,7 +226,7 @@ func TestKindOf(t *testing.T) {
 		}
 		return schemeOther
 	}
-	const alphabet = "htpsfilewHTPSW.+0"
+	const alphabet = "htpsfilewHTPSWFIE.+0"
 	var check func(prefix string)
 	check = func(prefix string) {
 		if got := kindOf(prefix); got != want(prefix) {
@@ -240,4 +240,28 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 	check("")
+}
+
+// TestHasExtraDots compares hasExtraDots, which looks at every second
+// byte, with the plain reading of its rule, over every string of up to
+// eleven bytes of "a" and ".", as a string and as bytes.
+func TestHasExtraDots(t *testing.T) {
+	want := func(d string) bool {
+		return d != "" && (d[0] == '.' || d[len(d)-1] == '.' || strings.Contains(d, ".."))
+	}
+	for n := 0; n <= 11; n++ {
+		for bits := 0; bits < 1<<n; bits++ {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = "a."[bits>>i&1]
+			}
+			d := string(b)
+			if got := hasExtraDots(d); got != want(d) {
+				t.Fatalf("hasExtraDots(%q) = %v, want %v", d, got, want(d))
+			}
+			if got := hasExtraDots(b); got != want(d) {
+				t.Fatalf("hasExtraDots([]byte(%q)) = %v, want %v", d, got, want(d))
+			}
+		}
+	}
 }

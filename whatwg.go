@@ -320,8 +320,11 @@ func hasExtraDots[T string | []byte](d T) bool {
 	if d[0] == '.' || d[n-1] == '.' {
 		return true
 	}
-	for k := 1; k < n; k++ {
-		if d[k] == '.' && d[k-1] == '.' {
+	// A ".." has one of its dots at an odd offset: look at every second
+	// byte and, at a dot, at its neighbours (this runs on every host of
+	// a profile with TrimHostDots).
+	for k := 1; k < n; k += 2 {
+		if d[k] == '.' && (d[k-1] == '.' || k+1 < n && d[k+1] == '.') {
 			return true
 		}
 	}

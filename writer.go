@@ -32,13 +32,21 @@ func (w *writer) reset(src string, buf []byte, base int) {
 // allocates once; growth past it is amortized by append.
 func (w *writer) flush() {
 	if !w.dirty {
-		w.dirty = true
-		if w.buf == nil {
-			w.buf = make([]byte, 0, len(w.src)+w.slack)
-		}
+		w.start()
 	}
-	w.buf = append(w.buf, w.src[w.from:w.to]...)
-	w.from = w.to
+	if w.from < w.to { // most flushes come right after another write
+		w.buf = append(w.buf, w.src[w.from:w.to]...)
+		w.from = w.to
+	}
+}
+
+// start marks the output as being in buf from now on (the first flush),
+// and allocates buf if the caller gave none.
+func (w *writer) start() {
+	w.dirty = true
+	if w.buf == nil {
+		w.buf = make([]byte, 0, len(w.src)+w.slack)
+	}
 }
 
 // spill makes buf[base:] hold the whole output, to be written to in place.
