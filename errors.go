@@ -313,17 +313,15 @@ func passwordSpans(s string) [][2]int {
 
 // hasValidEscape reports whether s holds a valid percent-encoded triplet.
 func hasValidEscape(s string) bool {
-	for i := strings.IndexByte(s, '%'); i >= 0; {
-		if validEscape(s, i) {
+	for i := 0; ; i++ {
+		j := strings.IndexByte(s[i:], '%')
+		if j < 0 {
+			return false
+		}
+		if i += j; validEscape(s, i) {
 			return true
 		}
-		j := strings.IndexByte(s[i+1:], '%')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
-	return false
 }
 
 // readerView returns s as a reader rewrites it before parsing (see
