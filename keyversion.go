@@ -104,7 +104,7 @@ var stepRuleVersions = [numSteps]int{
 	RemoveEmptyQuery:      2,
 	SortQuery:             2,
 	SortQueryPairs:        2,
-	ParseSafeBrowsing:     1,
+	ParseSafeBrowsing:     2,
 }
 
 // profileRuleVersions is the rule version of each predefined profile, the
@@ -125,7 +125,7 @@ var profileRuleVersions = map[string]int{
 	"Aggressive": 4,
 
 	// Google Safe Browsing's canonicalization (safebrowsing.go).
-	"SafeBrowsing": 1,
+	"SafeBrowsing": 2,
 }
 
 // KeyVersion names what the profile's keys depend on, as space-separated

@@ -44,6 +44,7 @@ var recordedStepDigests = map[string]string{
 	"aggressive/4": "24eb158a8c92",
 
 	"safebrowsing/1": "b5ee7314c212",
+	"safebrowsing/2": "884d2050452c",
 }
 
 func stepsDigest(p Profile) string {

@@ -388,7 +388,7 @@ func safeBrowsingSlow(raw string) (key string, ok bool) {
 	for strings.Contains(host, "..") {
 		host = strings.ReplaceAll(host, "..", ".")
 	}
-	if host == "" {
+	if host == "" || len(host) > MaxHostLength { // also as A-labels, which the key is read back by
 		return "", false
 	}
 	host = asciiLower(host)
@@ -772,7 +772,7 @@ func TestSafeBrowsingProfile(t *testing.T) {
 	if s, err := ParseStep("parsesafebrowsing"); s != ParseSafeBrowsing || err != nil {
 		t.Errorf("ParseStep = %v, %v", s, err)
 	}
-	if kv := SafeBrowsing.KeyVersion(); kv != "safebrowsing/1 unicode-"+UnicodeVersion {
+	if kv := SafeBrowsing.KeyVersion(); kv != "safebrowsing/2 unicode-"+UnicodeVersion {
 		t.Errorf("SafeBrowsing.KeyVersion() = %q", kv)
 	}
 	for s := Step(0); s < numSteps; s++ {
@@ -807,6 +807,7 @@ func TestSafeBrowsingErrors(t *testing.T) {
 		{"http://u:secret@h%3A8x/", ErrInvalidPort, `canon.Normalize("http://u:xxxxx@h%3A8x/"): port: invalid character`},
 		{"http://h:8\tx/", ErrInvalidPort, `canon.Normalize("http://h:8\tx/"): port: invalid character`},
 		{"http://" + strings.Repeat("a", MaxHostLength+1) + "/", ErrTooLong, ""},
+		{"http://éé" + strings.Repeat("z", MaxHostLength-5) + "/", ErrTooLong, ""}, // 254 bytes, 261 as A-labels
 		{"", ErrInvalidHost, `canon.Normalize(""): host: missing host`},
 	} {
 		key, err := Normalize(tc.in, SafeBrowsing)
