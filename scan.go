@@ -155,11 +155,9 @@ func (u *url) scan(s string, pl *plan, ho *handover) scanResult {
 	// Port (§3.2.3, §6.2.3).
 	if k < n && s[k] == ':' {
 		colon := k
-		for k++; k < n && s[k] >= '0' && s[k] <= '9'; k++ {
-		}
-		v, f := portValue(s, colon+1, k)
-		if f != nil || v < 0 || s[colon+1] == '0' {
-			return scanNone // out of range, empty or zero-padded: the engine's
+		var v int
+		if k, v = scanPort(s, colon); v < 0 {
+			return scanNone
 		}
 		if !pl.dropsPort(kind, v) {
 			w.run(colon, k)
@@ -179,6 +177,24 @@ func (u *url) scan(s string, pl *plan, ho *handover) scanResult {
 	// The path's own bytes are the engine's, from the path on.
 	u.w.truncate(u.authEnd)
 	return scanFromPath
+}
+
+// scanPort reads the port after the ":" at s[colon] and returns where it
+// ends and its value (portValue), or the value -1 where the port is the
+// engine's to read: empty, zero-padded or out of range.
+func scanPort(s string, colon int) (end, value int) {
+	k := colon + 1
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == colon+1 || s[colon+1] == '0' {
+		return k, -1
+	}
+	v, f := portValue(s, colon+1, k)
+	if f != nil {
+		return k, -1
+	}
+	return k, v
 }
 
 // scanTail scans and writes the path, the query and the fragment from
