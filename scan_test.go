@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -261,6 +262,38 @@ func TestHasExtraDots(t *testing.T) {
 			}
 			if got := hasExtraDots(b); got != want(d) {
 				t.Fatalf("hasExtraDots([]byte(%q)) = %v, want %v", d, got, want(d))
+			}
+		}
+	}
+}
+
+// TestScanPort holds scanPort to RFC 3986 §3.2.3 read the scan's way,
+// over every string of up to six digits, with a byte after it or none:
+// the port's value when it is 1 to 5 digits without a leading zero and at
+// most 65535, and -1 (the engine's) otherwise, ending at the first byte
+// that is not a digit.
+func TestScanPort(t *testing.T) {
+	for n := 0; n <= 6; n++ {
+		limit := 1
+		for i := 0; i < n; i++ {
+			limit *= 10
+		}
+		for v := 0; v < limit; v++ {
+			digits := ""
+			if n > 0 {
+				digits = strconv.Itoa(v)
+				digits = strings.Repeat("0", n-len(digits)) + digits
+			}
+			want := -1
+			if n > 0 && digits[0] != '0' && v <= 65535 {
+				want = v
+			}
+			for _, rest := range []string{"", "/", "a"} {
+				s := "h:" + digits + rest
+				end, got := scanPort(s, 1)
+				if end != 2+n || got != want {
+					t.Fatalf("scanPort(%q, 1) = %d, %d, want %d, %d", s, end, got, 2+n, want)
+				}
 			}
 		}
 	}
