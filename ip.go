@@ -114,13 +114,18 @@ func appendIPv4(dst, h []byte) ([]byte, bool) {
 	for k := 0; k < n-1; k++ {
 		addr += parts[k] << (8 * (3 - k))
 	}
+	return appendIPv4Dotted(dst, uint32(addr)), true
+}
+
+// appendIPv4Dotted appends v as four decimal numbers joined by dots.
+func appendIPv4Dotted(dst []byte, v uint32) []byte {
 	for k := 3; k >= 0; k-- {
-		dst = appendDecimal(dst, int(addr>>(8*k)&0xFF))
+		dst = appendDecimal(dst, int(v>>(8*k)&0xFF))
 		if k > 0 {
 			dst = append(dst, '.')
 		}
 	}
-	return dst, true
+	return dst
 }
 
 // appendDecimal appends v, 0 to 255, in decimal. (Not recursive, so that

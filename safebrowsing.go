@@ -206,7 +206,7 @@ func sbPathPlain(p string) bool {
 // The classes of bytes the reader asks about, in sbClass.
 const (
 	sbEscape     uint8 = 1 << iota // step 7 escapes it: up to 0x20, from 0x7F, "#", "%"
-	sbUpper                        // "A"-"Z"
+	sbUpper                        // "A"-"Z" (byteClass's clsUpper)
 	sbNotNumeric                   // no part of an IPv4 number: not a hex digit, "x", "X" or "."
 )
 
@@ -215,7 +215,7 @@ var sbClass = func() (t [256]uint8) {
 		if c <= ' ' || c >= 0x7f || c == '#' || c == '%' {
 			t[c] |= sbEscape
 		}
-		if 'A' <= c && c <= 'Z' {
+		if byteClass[c]&clsUpper != 0 {
 			t[c] |= sbUpper
 		}
 		if !isHex(byte(c)) && c != '.' && c|0x20 != 'x' {
@@ -513,17 +513,6 @@ func embeddedIPv4(addr *[8]uint16) (uint32, bool) {
 		return 0, false
 	}
 	return uint32(addr[6])<<16 | uint32(addr[7]), true
-}
-
-// appendIPv4Dotted appends v as four decimal numbers joined by dots.
-func appendIPv4Dotted(dst []byte, v uint32) []byte {
-	for k := 3; k >= 0; k-- {
-		dst = appendDecimal(dst, int(v>>(8*k)&0xFF))
-		if k > 0 {
-			dst = append(dst, '.')
-		}
-	}
-	return dst
 }
 
 // normalizeRefSafeBrowsing is NormalizeRef under SafeBrowsing: ref is
