@@ -579,8 +579,20 @@ func removeOutputDots(w *writer, pathAt int, pl *plan, hasAuth bool, hint int) {
 			w.replaceTail(pathAt, out)
 			b = nil
 		} else {
+			// A long path, or one that loses a dot segment: rewritten in
+			// place in the writer's buffer. If RFC 1808 kept it as it was
+			// (a ".." with nothing to cancel), the output goes back to
+			// being the input's, uncopied, as above.
+			clean := *w
 			w.spill()
 			_, b = w.tail(pathAt)
+			n := len(removeDots(b, pl.dots, false))
+			if n == len(b) {
+				*w = clean
+				return
+			}
+			w.truncate(pathAt + n)
+			b = nil
 		}
 	} else if hint != dotsSeen && !hasDotSegment(b) {
 		return
