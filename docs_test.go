@@ -22,12 +22,12 @@ import (
 )
 
 var docsUpdate = flag.Bool("docs.update", false,
-	"rewrite docs/steps.md from the Step constants' doc comments in profiles.go and the predefined profiles")
+	"rewrite docs/steps.md from the Step constants' doc comments in steps.go and the predefined profiles")
 
 const stepsDocFile = "docs/steps.md"
 
 // TestStepsDocUpToDate holds docs/steps.md to what stepsDoc generates
-// from profiles.go: the Step constants' doc comments are the one source
+// from steps.go: the Step constants' doc comments are the one source
 // of what each step does, and the page is their rendering, with the
 // predefined profiles that run each step. With -docs.update it rewrites
 // the page:
@@ -59,7 +59,7 @@ func TestStepsDocUpToDate(t *testing.T) {
 				w = wl[i]
 			}
 			if g != w {
-				t.Fatalf("%s differs from profiles.go's Step docs, first at line %d:\n have %q\n want %q\nrun: go test -run TestStepsDocUpToDate -docs.update .", stepsDocFile, i+1, g, w)
+				t.Fatalf("%s differs from steps.go's Step docs, first at line %d:\n have %q\n want %q\nrun: go test -run TestStepsDocUpToDate -docs.update .", stepsDocFile, i+1, g, w)
 			}
 		}
 	}
@@ -135,20 +135,20 @@ func citesOf(text string) []string {
 	return out
 }
 
-// stepDoc is one Step constant as profiles.go documents it.
+// stepDoc is one Step constant as steps.go documents it.
 type stepDoc struct {
 	step    Step
 	doc     string // the comment's text
 	example string // the comment's "before -> after" block, on one line
 }
 
-// stepsDoc renders docs/steps.md from profiles.go, read with go/parser
+// stepsDoc renders docs/steps.md from steps.go, read with go/parser
 // and go/doc: the Step type's comment, a table of the steps and one of
 // the key steps (example, documents cited, which predefined profiles run
 // the step), the comment before the key steps, and each step's comment.
 func stepsDoc() ([]byte, error) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "profiles.go", nil, parser.ParseComments)
+	f, err := parser.ParseFile(fset, "steps.go", nil, parser.ParseComments)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func stepsDoc() ([]byte, error) {
 		}
 	}
 	if block == nil {
-		return nil, fmt.Errorf("profiles.go: no const block starting with %v", Step(0))
+		return nil, fmt.Errorf("steps.go: no const block starting with %v", Step(0))
 	}
 	attached := map[*ast.CommentGroup]bool{}
 	for _, s := range block.Specs {
@@ -176,7 +176,7 @@ func stepsDoc() ([]byte, error) {
 		}
 	}
 	if keyIntro == "" {
-		return nil, fmt.Errorf("profiles.go: no comment introducing the key steps before %v", firstKeyStep)
+		return nil, fmt.Errorf("steps.go: no comment introducing the key steps before %v", firstKeyStep)
 	}
 
 	pkg, err := doc.NewFromFiles(fset, []*ast.File{f}, "github.com/seed15588f71/canon")
@@ -190,7 +190,7 @@ func stepsDoc() ([]byte, error) {
 		}
 	}
 	if typ == nil {
-		return nil, errors.New("profiles.go: no type Step")
+		return nil, errors.New("steps.go: no type Step")
 	}
 	var steps []stepDoc
 	for _, v := range typ.Consts {
@@ -210,14 +210,14 @@ func stepsDoc() ([]byte, error) {
 		}
 	}
 	if len(steps) != int(numSteps) {
-		return nil, fmt.Errorf("profiles.go: %d documented steps, want %d", len(steps), numSteps)
+		return nil, fmt.Errorf("steps.go: %d documented steps, want %d", len(steps), numSteps)
 	}
 	for i, sd := range steps {
 		if sd.step != Step(i) {
-			return nil, fmt.Errorf("profiles.go: step %v declared in position %d", sd.step, i)
+			return nil, fmt.Errorf("steps.go: step %v declared in position %d", sd.step, i)
 		}
 		if sd.example == "" {
-			return nil, fmt.Errorf("profiles.go: %v's comment has no \"before -> after\" example", sd.step)
+			return nil, fmt.Errorf("steps.go: %v's comment has no \"before -> after\" example", sd.step)
 		}
 	}
 	for _, np := range namedProfiles {
@@ -232,7 +232,7 @@ func stepsDoc() ([]byte, error) {
 	}
 	var b strings.Builder
 	b.WriteString("# Steps\n\n")
-	b.WriteString("*Generated from the doc comments of the `Step` constants in [profiles.go](../profiles.go) " +
+	b.WriteString("*Generated from the doc comments of the `Step` constants in [steps.go](../steps.go) " +
 		"and the predefined profiles by `go test -run TestStepsDocUpToDate -docs.update .`; " +
 		"edit those, not this page.*\n\n")
 	b.WriteString(markdown(typ.Doc))

@@ -293,3 +293,82 @@ func removeDots(path []byte, rule dotRule, file bool) []byte {
 	}
 	return path
 }
+
+// What a writer of a path knows of its dot segments.
+const (
+	dotsNoDot = iota // the path holds no "."
+	dotsMaybe        // it may hold a dot segment
+	dotsSeen         // it holds one
+)
+
+// removeOutputDots removes the dot segments of the path written from
+// offset pathAt on by the plan's rule; hint says what the writer knows
+// of them. A path that this makes start with "//" in a URI without an
+// authority is written "/.//" (see guardPath): "foo:/a/..//b" ->
+// "foo:/.//b".
+func removeOutputDots(w *writer, pathAt int, pl *plan, hasAuth bool, hint int) {
+	str, b := w.tail(pathAt)
+	if b == nil {
+		if hint == dotsNoDot || hint == dotsMaybe && !hasDotSegment(str) {
+			return
+		}
+		if len(str) <= 256 && !(hint == dotsSeen && pl.dots != dotsRFC1808) {
+			// The path is still the input's, and may stay so: it is
+			// rewritten on the stack and copied once if it changed (RFC
+			// 1808 keeps a ".." with nothing to cancel, and then the path
+			// stays uncopied). A dot segment seen under the other rules
+			// always goes: the path is copied and rewritten in place.
+			var tmp [256]byte
+			out := removeDots(append(tmp[:0], str...), pl.dots, false)
+			if len(out) == len(str) {
+				return
+			}
+			w.replaceTail(pathAt, out)
+			b = nil
+		} else {
+			// A long path, or one that loses a dot segment: rewritten in
+			// place in the writer's buffer. If RFC 1808 kept it as it was
+			// (a ".." with nothing to cancel), the output goes back to
+			// being the input's, uncopied, as above.
+			clean := *w
+			w.spill()
+			_, b = w.tail(pathAt)
+			n := len(removeDots(b, pl.dots, false))
+			if n == len(b) {
+				*w = clean
+				return
+			}
+			w.truncate(pathAt + n)
+			b = nil
+		}
+	} else if hint != dotsSeen && !hasDotSegment(b) {
+		return
+	}
+	if b != nil {
+		w.truncate(pathAt + len(removeDots(b, pl.dots, false)))
+	}
+	if !hasAuth {
+		// Only dot removal can make such a path start with "//".
+		w.spill()
+		w.guard(pathAt)
+	}
+}
+
+// isSingleDot reports whether seg is "." or "%2e" in any case.
+func isSingleDot(seg string) bool {
+	return seg == "." || len(seg) == 3 && seg[0] == '%' && seg[1] == '2' && (seg[2]|0x20) == 'e'
+}
+
+// isDoubleDot reports whether seg is "..", ".%2e", "%2e." or "%2e%2e", in
+// any case.
+func isDoubleDot(seg string) bool {
+	switch len(seg) {
+	case 2:
+		return seg == ".."
+	case 4:
+		return isSingleDot(seg[:1]) && isSingleDot(seg[1:]) || isSingleDot(seg[:3]) && isSingleDot(seg[3:])
+	case 6:
+		return isSingleDot(seg[:3]) && isSingleDot(seg[3:])
+	}
+	return false
+}

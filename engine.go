@@ -1,7 +1,6 @@
 package canon
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -16,268 +15,6 @@ type engine struct {
 	pr   parts
 	pl   *plan
 	kind schemeKind
-}
-
-// normalize runs the engine's plan over the trimmed input in, writing to
-// e.u (whose writer's buffer the caller set). The input may be rewritten
-// first (the WHATWG URL Standard's removal of tabs and newlines,
-// DefaultScheme, DecodeAll, PlusToSpace); failures found after such a
-// rewrite have offset -1. This is the general path: the quick scan
-// (quick) has run first, or could not.
-func (e *engine) normalize(in string) *failure {
-	pl := e.pl
-	s := in
-	rewritten := false
-	if pl.whatwg {
-		if k := invalidUTF8At(in); k >= 0 {
-			// The standard reads a string of code points; bytes that are
-			// none are an error rather than U+FFFD, which would give two
-			// different inputs one key. (Checked before the tabs go:
-			// "\xeb\t\x8f\xb3" is no character.)
-			return fail(ComponentURL, k, ErrInvalidChar, "invalid UTF-8")
-		}
-		s = preprocessWHATWG(in)
-		rewritten = len(s) != len(in)
-	}
-	if pl.defaultScheme || pl.decodeAll || pl.plusToSpace {
-		before := s
-		var f *failure
-		s, f = prepass(s, pl)
-		if f != nil {
-			if rewritten {
-				f.off = -1
-			}
-			return f
-		}
-		rewritten = rewritten || len(s) != len(before) || s != before
-	}
-	e.s = s
-	w := e.u.w
-	w.reset(s, w.buf, w.base)
-	w.slack = 32
-	e.u = url{w: w}
-	f := e.readAll()
-	if f == nil {
-		f = e.run()
-	}
-	if f != nil && (rewritten || e.s != s) {
-		f.off = -1
-	}
-	return f
-}
-
-// fromPath goes on from the path of rawURL where the quick scan handed
-// over after the authority (h; see keyInto): the scheme and the authority
-// are written into u, and the general writers write the rest, when
-// nothing in it would be rewritten before parsing (tabs and newlines,
-// bytes that are not UTF-8, anything DecodeAll's checks read). ok is
-// false when the general path must start over.
-func fromPath(u *url, rawURL string, pl *plan, h *handover) (f *failure, ok bool) {
-	rest := rawURL[h.pathStart:]
-	if rawURL[len(rawURL)-1] <= ' ' || pl.defaultScheme || pl.decodeAll || pl.plusToSpace ||
-		(pl.whatwg || pl.esc == escapeIRI) && (strings.ContainsAny(rest, "\t\n\r") || !utf8.ValidString(rest)) {
-		return nil, false
-	}
-	e := engine{u: *u, s: rawURL, pl: pl}
-	h.parts(&e.pr, rawURL, pl)
-	f = e.pr.readTail(h.pathStart, pl.syn, false)
-	if f == nil {
-		f = e.runTail()
-	}
-	*u = e.u
-	return f, true
-}
-
-// readAll parses e.s into e.pr. An input with an octet that is not UTF-8
-// is rewritten for EncodeToIRI first (see below).
-func (e *engine) readAll() *failure {
-	pr, pl := &e.pr, e.pl
-	f := pr.parse(e.s, pl.syn)
-	if f == nil && pl.esc == escapeIRI && (pr.mUser|pr.mHost|pr.mPath|pr.mQuery|pr.mFrag)&clsNonASCII != 0 && !utf8.ValidString(e.s) {
-		// An octet that is not UTF-8 is mapped to its escape first (RFC
-		// 3987 §3.1), so that it decodes together with the escapes next
-		// to it exactly as it will when the key is read again:
-		// "\xD3%80" is "%D3%80", which is U+04C0.
-		e.s = escapeInvalidUTF8(e.s)
-		e.u.w.src = e.s
-		f = pr.parse(e.s, syntaxRFC3986)
-	}
-	return f
-}
-
-// run writes the key of the parsed input: the scheme and the authority,
-// then the rest (runTail).
-func (e *engine) run() *failure {
-	pr, w, pl, u := &e.pr, &e.u.w, e.pl, &e.u
-	if pr.schemeEnd < 0 {
-		return fail(ComponentScheme, 0, ErrRelative, "missing scheme")
-	}
-	e.kind = pr.kind
-
-	// Scheme (RFC 3986 §3.1, §6.2.2.1; the WHATWG URL Standard lowercases it).
-	if pl.lowerScheme && pr.mScheme&clsUpper != 0 {
-		e.lowerRun(0, pr.schemeEnd)
-	} else {
-		w.run(0, pr.schemeEnd)
-	}
-	u.schemeEnd = w.length()
-	w.byte(':')
-
-	// Authority (§3.2).
-	u.hasAuth = pr.hasAuth
-	if pr.hasAuth {
-		w.str("//")
-		u.authStart = w.length()
-		switch {
-		case pl.whatwg:
-			if pr.hasUser {
-				if pr.hostStart == pr.hostEnd {
-					return fail(ComponentHost, pr.hostStart, ErrInvalidHost, "missing host after the userinfo")
-				}
-				e.whatwgCredentials()
-			}
-		case pr.hasUser:
-			if f := e.component(pr.authStart, pr.userEnd, pr.mUser, ComponentUserinfo); f != nil {
-				return f
-			}
-			w.byte('@')
-		}
-		if u.hostStart = w.length(); u.hostStart > u.authStart {
-			u.hasUser, u.userEnd = true, u.hostStart-1
-		}
-		var f *failure
-		if pl.whatwg {
-			_, f = e.whatwgHost()
-		} else {
-			_, f = e.host()
-		}
-		if f != nil {
-			return f
-		}
-		u.hostEnd = w.length()
-		if f := e.port(); f != nil {
-			return f
-		}
-	}
-	return e.runTail()
-}
-
-// runTail writes the path, the query and the fragment, after the scheme
-// and the authority (written by run or by the quick scan, whose offsets
-// are in e.u), and sets their offsets.
-func (e *engine) runTail() *failure {
-	pr, w, u := &e.pr, &e.u.w, &e.u
-	e.kind = pr.kind
-	u.kind = pr.kind
-	if u.hasAuth {
-		u.authEnd = w.length()
-		u.hasPort = u.authEnd > u.hostEnd
-	} else {
-		n := w.length()
-		u.authStart, u.hostStart, u.hostEnd, u.authEnd = n, n, n, n
-	}
-	if e.kind.needsHost() && u.hostEnd == u.hostStart {
-		return fail(ComponentHost, pr.authStart, ErrInvalidHost, "missing host")
-	}
-	if f := e.writePath(w.length()); f != nil {
-		return f
-	}
-	if f := e.writeQuery(); f != nil {
-		return f
-	}
-	return e.writeFragment()
-}
-
-// writePath writes the path (§3.3) at output offset pathAt, where the
-// output may hold its first segments already (resolution: the base's
-// path, its last segment cut), and sets its offsets.
-func (e *engine) writePath(pathAt int) *failure {
-	pr, w, pl, u := &e.pr, &e.u.w, e.pl, &e.u
-	u.pathStart = pathAt
-	if pl.whatwg {
-		e.whatwgPath(pathAt)
-	} else {
-		if f := e.component(pr.pathStart, pr.pathEnd, pr.mPath, ComponentPath); f != nil {
-			return f
-		}
-		e.dots(pathAt)
-	}
-	if w.length() == pathAt && pr.hasAuth && pl.addsRoot(e.kind) {
-		w.byte('/')
-	}
-	u.pathEnd = w.length()
-	u.opaque = !u.hasAuth && (u.pathEnd == u.pathStart || w.byteAt(u.pathStart) != '/')
-	u.queryStart, u.queryEnd, u.fragStart = u.pathEnd, u.pathEnd, u.pathEnd
-	return nil
-}
-
-// writeQuery writes the query (§3.4), if the input has one, and sets its
-// offsets.
-func (e *engine) writeQuery() *failure {
-	pr, w, u := &e.pr, &e.u.w, &e.u
-	u.hasQuery = pr.hasQuery
-	u.queryStart, u.queryEnd = u.pathEnd, u.pathEnd
-	if pr.hasQuery {
-		w.byte('?')
-		u.queryStart = w.length()
-		if f := e.component(pr.queryStart, pr.queryEnd, pr.mQuery, ComponentQuery); f != nil {
-			return f
-		}
-		u.queryEnd = w.length()
-	}
-	u.fragStart = u.queryEnd
-	return nil
-}
-
-// writeFragment writes the fragment (§3.5), if the input has one and
-// the plan keeps it, sets its offset, and ends the output.
-func (e *engine) writeFragment() *failure {
-	pr, w, pl, u := &e.pr, &e.u.w, e.pl, &e.u
-	u.hasFrag = pr.hasFrag && !pl.dropFragment
-	u.fragStart = u.queryEnd
-	if u.hasFrag {
-		w.byte('#')
-		u.fragStart = w.length()
-		if f := e.component(pr.fragStart, len(e.s), pr.mFrag, ComponentFragment); f != nil {
-			return f
-		}
-	}
-	if pl.esc <= escapeNorm { // only these modes write raw spaces
-		u.encodeFinalSpaces()
-	}
-	return nil
-}
-
-// invalidUTF8At returns the offset of the first byte of s that is not
-// part of a valid UTF-8 sequence, or -1.
-func invalidUTF8At(s string) int {
-	if utf8.ValidString(s) {
-		return -1
-	}
-	for k := 0; k < len(s); {
-		r, size := utf8.DecodeRuneInString(s[k:])
-		if r == utf8.RuneError && size == 1 {
-			return k
-		}
-		k += size
-	}
-	return -1
-}
-
-// escapeInvalidUTF8 returns s with every octet that is not part of a
-// valid UTF-8 sequence percent-encoded.
-func escapeInvalidUTF8(s string) string {
-	b := make([]byte, 0, len(s)+16)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = appendEscaped(b, s[i])
-		} else {
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return ownedString(b)
 }
 
 // lowerRun writes s[i:j] with ASCII letters lowercased. From the first
@@ -547,62 +284,77 @@ func (e *engine) dots(pathAt int) {
 	}
 }
 
-// What a writer of a path knows of its dot segments.
-const (
-	dotsNoDot = iota // the path holds no "."
-	dotsMaybe        // it may hold a dot segment
-	dotsSeen         // it holds one
-)
+// encode writes s[i:j] with every byte in the percent-encode set bit
+// percent-encoded (the WHATWG URL Standard's "UTF-8 percent-encode": the
+// input is valid UTF-8, and every byte of a non-ASCII code point is in
+// every set; POWDER's set for a decoded input). The escapes of the input
+// are kept as written, or, when the plan rewrites them (pctTriplets),
+// written by its triplet rule (whatwgTriplet).
+func (e *engine) encode(i, j int, bit uint16) {
+	s, w := e.s, &e.u.w
+	bit |= e.pl.pctTriplets
+	start := i
+	for k := i; k < j; k++ {
+		c := s[k]
+		if encodeSet[c]&bit == 0 {
+			continue
+		}
+		if encodeSet[c]&bit&setTriplet != 0 {
+			if e.whatwgTriplet(start, k, j) {
+				k += 2
+				start = k + 1
+			}
+			continue
+		}
+		w.run(start, k)
+		w.escaped(c)
+		start = k + 1
+	}
+	w.run(start, j)
+}
 
-// removeOutputDots removes the dot segments of the path written from
-// offset pathAt on by the plan's rule; hint says what the writer knows
-// of them. A path that this makes start with "//" in a URI without an
-// authority is written "/.//" (see guardPath): "foo:/a/..//b" ->
-// "foo:/.//b".
-func removeOutputDots(w *writer, pathAt int, pl *plan, hasAuth bool, hint int) {
-	str, b := w.tail(pathAt)
-	if b == nil {
-		if hint == dotsNoDot || hint == dotsMaybe && !hasDotSegment(str) {
-			return
-		}
-		if len(str) <= 256 && !(hint == dotsSeen && pl.dots != dotsRFC1808) {
-			// The path is still the input's, and may stay so: it is
-			// rewritten on the stack and copied once if it changed (RFC
-			// 1808 keeps a ".." with nothing to cancel, and then the path
-			// stays uncopied). A dot segment seen under the other rules
-			// always goes: the path is copied and rewritten in place.
-			var tmp [256]byte
-			out := removeDots(append(tmp[:0], str...), pl.dots, false)
-			if len(out) == len(str) {
-				return
+// whatwgTriplet writes the "%" at s[k] and what follows by the plan's
+// triplet rule (RFC 3986 §6.2.2.1: uppercase hex; §6.2.2.2: an unreserved
+// octet decoded), after the pending run s[start:k], when it starts a
+// valid triplet before j that the rule changes; it reports whether it
+// wrote it. The WHATWG URL Standard keeps a "%" that starts no triplet
+// as a "%", and its percent-decode reads "%" and two hex digits wherever
+// they meet: a hex digit decoded right after such a "%" ("%%34" + "1"
+// -> "%41"), or after it and one hex digit ("%4%31" -> "%41"), would make
+// a triplet that was not there, which names another resource and reads
+// differently again; that triplet is kept (its hex is uppercase already:
+// a hex digit's octet is 0x30-0x39, 0x41-0x46 or 0x61-0x66).
+func (e *engine) whatwgTriplet(start, k, j int) bool {
+	s, w := e.s, &e.u.w
+	v, ok := tripletAt(s, k, j)
+	if !ok {
+		return false
+	}
+	rule := e.pl.triplet(v, s[k+1], s[k+2], e.pl.decodeUnres)
+	if rule == tripletKeep {
+		return false
+	}
+	if rule == tripletDecode && isHex(v) {
+		// The output's last two bytes: the pending run's, then the
+		// writer's.
+		before := func(d int) byte {
+			if k-start >= d {
+				return s[k-d]
 			}
-			w.replaceTail(pathAt, out)
-			b = nil
-		} else {
-			// A long path, or one that loses a dot segment: rewritten in
-			// place in the writer's buffer. If RFC 1808 kept it as it was
-			// (a ".." with nothing to cancel), the output goes back to
-			// being the input's, uncopied, as above.
-			clean := *w
-			w.spill()
-			_, b = w.tail(pathAt)
-			n := len(removeDots(b, pl.dots, false))
-			if n == len(b) {
-				*w = clean
-				return
+			if n := w.length() - (d - (k - start)); n >= 0 {
+				return w.byteAt(n)
 			}
-			w.truncate(pathAt + n)
-			b = nil
+			return 0
 		}
-	} else if hint != dotsSeen && !hasDotSegment(b) {
-		return
+		if c1 := before(1); c1 == '%' || isHex(c1) && before(2) == '%' {
+			return false
+		}
 	}
-	if b != nil {
-		w.truncate(pathAt + len(removeDots(b, pl.dots, false)))
+	w.run(start, k)
+	if rule == tripletDecode {
+		w.byte(v)
+	} else {
+		w.escaped(v)
 	}
-	if !hasAuth {
-		// Only dot removal can make such a path start with "//".
-		w.spill()
-		w.guard(pathAt)
-	}
+	return true
 }

@@ -7,35 +7,6 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// idnaProfile is UTS #46 nontransitional processing with the STD3 ASCII
-// rules (UseSTD3ASCIIRules), as RFC 3987 §3.1 asks: an IRI host becomes
-// an RFC 3986 reg-name, which holds letters, digits and hyphens between
-// the dots. It runs only on labels that need it (see idnaHost).
-// MapForLookup maps and validates labels and applies the STD3 rules,
-// BidiRule and CheckJoiners check RFC 5893 and RFC 5892, and CheckHyphens
-// is off (UTS #46 CheckHyphens=false) so that real CDN names such as
-// "r2---sn-huoa-cvhl" pass. (The WHATWG URL Standard uses the same flags
-// but for UseSTD3ASCIIRules, which it leaves off.)
-var idnaProfile = idna.New(
-	idna.MapForLookup(),
-	idna.BidiRule(),
-	idna.CheckJoiners(true),
-	idna.Transitional(false),
-	idna.CheckHyphens(false),
-)
-
-// idnaMapping is the UTS #46 mapping step alone, as far as
-// golang.org/x/net/idna offers it: it is used to see a host as a browser
-// does (fullwidth digits are digits, U+3002 is a dot) without converting
-// it (see hostView, mapsToACE).
-var idnaMapping = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.CheckHyphens(false))
-
-// maxIDNALabel bounds a label handed to golang.org/x/net/idna, whose
-// ToASCII takes time quadratic in the label length (one 50,000-rune
-// label: 15.7 s). A label of more bytes cannot map to an A-label of at
-// most 63 octets anyway: every rune takes at least one octet.
-const maxIDNALabel = 4 * 63
-
 // host writes the host of e.pr as the profile's host steps say and
 // returns its length in the output. The host was checked by parse unless
 // the profile decodes everything (POWDER), in which case it is checked here.
@@ -556,12 +527,54 @@ func isCanonicalIPv4(h string) bool {
 	return h == ""
 }
 
-// isASCII reports whether s is all ASCII.
-func isASCII(s string) bool {
-	for k := 0; k < len(s); k++ {
-		if s[k] >= utf8.RuneSelf {
-			return false
+// hasExtraDots reports whether the domain d starts or ends with "." or
+// holds "..": what TrimHostDots removes after ParseWHATWG.
+func hasExtraDots[T string | []byte](d T) bool {
+	n := len(d)
+	if n == 0 {
+		return false
+	}
+	if d[0] == '.' || d[n-1] == '.' {
+		return true
+	}
+	// A ".." has one of its dots at an odd offset: look at every second
+	// byte and, at a dot, at its neighbours (this runs on every host of
+	// a profile with TrimHostDots).
+	for k := 1; k < n; k += 2 {
+		if d[k] == '.' && (d[k-1] == '.' || k+1 < n && d[k+1] == '.') {
+			return true
 		}
 	}
-	return true
+	return false
+}
+
+// trimDomainDots is TrimHostDots after ParseWHATWG on the domain d (the
+// output of domain to ASCII, lowercased; never an IP address), in place:
+// the empty labels go, leading, repeated and trailing (".a..b." ->
+// "a.b"). Two cases keep dots, so that the key reads back as the same
+// host: a domain of dots only is written "." (an empty host is no host),
+// and one whose last label would then be a number ("a.1.." -> "a.1") is
+// written with ".." after it, as the standard reads "a.1" and "a.1." as
+// IPv4 addresses (its "ends in a number"), and so rejects them, while
+// "a.1.." is a domain.
+func trimDomainDots(d []byte) []byte {
+	w := 0
+	for k := 0; k < len(d); k++ {
+		if d[k] == '.' && (w == 0 || d[w-1] == '.') {
+			continue
+		}
+		d[w] = d[k]
+		w++
+	}
+	if w > 0 && d[w-1] == '.' {
+		w--
+	}
+	d = d[:w]
+	switch {
+	case w == 0:
+		return append(d, '.')
+	case whatwgEndsInNumber(d):
+		return append(d, '.', '.')
+	}
+	return d
 }

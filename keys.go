@@ -694,25 +694,6 @@ var directoryIndexes = [...]string{"index.html", "index.htm", "index.php", "defa
 // the stack; a longer query allocates a slice of them.
 const maxStackPairs = 32
 
-// decodeRepeatedlyInPlace decodes the escapes of c until none is left
-// ("%252541" -> "%2541" -> "%41" -> "A") and returns the shortened c.
-// Decoding again, pass after pass, would take one pass for each "25" of
-// "%252525…", quadratic in the input; a new escape can only end at the
-// byte just written, so this looks back there after each byte it writes,
-// once over c.
-func decodeRepeatedlyInPlace(c []byte) []byte {
-	w := 0
-	for r := 0; r < len(c); r++ {
-		c[w] = c[r]
-		w++
-		for w >= 3 && c[w-3] == '%' && isHex(c[w-2]) && isHex(c[w-1]) {
-			c[w-3] = tripletValue(c, w-3)
-			w -= 2
-		}
-	}
-	return c[:w]
-}
-
 // pairEnd returns the end of the parameter of q that starts at r: the
 // next "&", or the end of q.
 func pairEnd(q []byte, r int) int {

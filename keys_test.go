@@ -18,10 +18,10 @@ var everyProfile = append(append(append([]Profile(nil), allProfiles...), keyProf
 func TestKeyVectors(t *testing.T) { runVectors(t, "keys.json") }
 
 // TestKeyStepDocExamples checks the before -> after example in the doc
-// comment of every key step, read from profiles.go, under WHATWG plus
+// comment of every key step, read from steps.go, under WHATWG plus
 // that step: the documentation cannot drift from the code.
 func TestKeyStepDocExamples(t *testing.T) {
-	src, err := os.ReadFile("profiles.go")
+	src, err := os.ReadFile("steps.go")
 	if err != nil {
 		t.Fatal(err)
 	}

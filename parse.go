@@ -5,103 +5,6 @@ import (
 	"strings"
 )
 
-// Ref is a URI reference split into its components (RFC 3986 §3).
-// Every string field is a slice of the input given to [Parse]: parsing
-// copies nothing. Delimiters are not part of the fields. A component can
-// be absent or present but empty, and RFC 3986 §5.3 keeps the two apart,
-// so Ref records presence separately: "http://h/?" has HasQuery and an
-// empty Query, "http://h/" has neither.
-//
-// Ref is a small comparable value; the zero Ref is the empty reference.
-type Ref struct {
-	Scheme   string // without the ":"; "" when the reference is relative
-	Userinfo string // without the "@"
-	Host     string // as written; an IP literal keeps its brackets
-	Port     string // decimal digits, as written (leading zeros kept)
-	Path     string
-	Query    string // without the "?"
-	Fragment string // without the "#"
-
-	HasAuthority bool // "//" was present (the authority may be empty)
-	HasUserinfo  bool // an "@" was present in the authority
-	HasPort      bool // a ":" followed the host (the port may be empty)
-	HasQuery     bool // a "?" was present
-	HasFragment  bool // a "#" was present
-}
-
-// IsAbs reports whether the reference has a scheme (RFC 3986 §4.3).
-func (r Ref) IsAbs() bool { return r.Scheme != "" }
-
-// String reassembles the reference as RFC 3986 §5.3 says. For a Ref
-// returned by Parse it returns the (trimmed) input byte for byte.
-func (r Ref) String() string {
-	return string(r.AppendTo(make([]byte, 0, r.len())))
-}
-
-func (r Ref) len() int {
-	return len(r.Scheme) + len(r.Userinfo) + len(r.Host) + len(r.Port) + len(r.Path) +
-		len(r.Query) + len(r.Fragment) + 7
-}
-
-// AppendTo appends the reassembled reference (see [Ref.String]) to dst and
-// returns the extended buffer.
-func (r Ref) AppendTo(dst []byte) []byte {
-	if r.Scheme != "" {
-		dst = append(dst, r.Scheme...)
-		dst = append(dst, ':')
-	}
-	if r.HasAuthority {
-		dst = append(dst, "//"...)
-		if r.HasUserinfo {
-			dst = append(dst, r.Userinfo...)
-			dst = append(dst, '@')
-		}
-		dst = append(dst, r.Host...)
-		if r.HasPort {
-			dst = append(dst, ':')
-			dst = append(dst, r.Port...)
-		}
-	}
-	dst = append(dst, r.Path...)
-	if r.HasQuery {
-		dst = append(dst, '?')
-		dst = append(dst, r.Query...)
-	}
-	if r.HasFragment {
-		dst = append(dst, '#')
-		dst = append(dst, r.Fragment...)
-	}
-	return dst
-}
-
-// Parse splits rawURL into its components without decoding anything.
-//
-// It follows the outside-in order of the RFC 2396 drafts: the fragment
-// starts at the first "#", the scheme ends at a ":" that comes before any
-// "/", "?" or "#", the authority follows "//" up to the next "/" or "?",
-// the query starts at the first "?" after that, and the path is what
-// remains. The userinfo ends at the last "@" of the authority.
-//
-// Leading and trailing spaces and C0 control characters are trimmed first.
-// Parse then rejects, with an [*Error]: an input longer than [MaxLength]
-// ([ErrTooLong]); a control character inside it or a backslash in the
-// authority or path ([ErrInvalidChar]); a ":" before the first "/", "?" or
-// "#" that does not end a valid scheme ([ErrInvalidScheme]); a port that is
-// not digits or exceeds 65535 ([ErrInvalidPort]); and a host that is not
-// an IP literal or a registered name ([ErrInvalidHost], [ErrInvalidEscape]).
-// It does not check percent-encoding outside the host.
-func Parse(rawURL string) (Ref, error) {
-	in, shift, err := trim(rawURL)
-	if err != nil {
-		return Ref{}, toError("Parse", rawURL, 0, err)
-	}
-	var p parts
-	if f := p.parse(in, syntaxRFC3986); f != nil {
-		return Ref{}, toError("Parse", rawURL, shift, f)
-	}
-	return p.ref(), nil
-}
-
 // MaxLength is the longest input, in bytes, that the package accepts.
 // Checking it first bounds the work and memory any single call can take.
 const MaxLength = 4 << 20
@@ -185,36 +88,6 @@ type parts struct {
 	// Set by syntaxWHATWG only.
 	special bool // the scheme is special: "\\" is "/" and the host a domain or IP address
 	opaque  bool // the path is opaque (a non-special scheme without "/" after it)
-}
-
-func (p *parts) ref() Ref {
-	s := p.s
-	var r Ref
-	if p.schemeEnd >= 0 {
-		r.Scheme = s[:p.schemeEnd]
-	}
-	if p.hasAuth {
-		r.HasAuthority = true
-		if p.hasUser {
-			r.HasUserinfo = true
-			r.Userinfo = s[p.authStart:p.userEnd]
-		}
-		r.Host = s[p.hostStart:p.hostEnd]
-		if p.hasPort {
-			r.HasPort = true
-			r.Port = s[p.hostEnd+1 : p.authEnd]
-		}
-	}
-	r.Path = s[p.pathStart:p.pathEnd]
-	if p.hasQuery {
-		r.HasQuery = true
-		r.Query = s[p.queryStart:p.queryEnd]
-	}
-	if p.hasFrag {
-		r.HasFragment = true
-		r.Fragment = s[p.fragStart:]
-	}
-	return r
 }
 
 // classes returns the union of the byte classes of s[i:j]. Four
@@ -830,3 +703,28 @@ func (k schemeKind) needsHost() bool {
 // special reports whether hosts of the scheme are DNS names or IP
 // addresses, which is when a numeric host must be a canonical IPv4.
 func (k schemeKind) special() bool { return k != schemeOther }
+
+// schemeLength returns the length of the scheme of b, or -1 when b has
+// none in the sense of DefaultScheme: b must start with
+// ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":", and what follows the
+// ":" must not be a port (digits up to the end, "/", "?" or "#"), so that
+// "www.example.com:8080/x" and "localhost:80" have no scheme while
+// "mailto:joe@example.com" and "urn:isbn:0451450523" have one.
+func schemeLength[T string | []byte](b T) int {
+	i, _ := schemeEnd(b, syntaxWHATWG, false)
+	if i < 0 {
+		return -1
+	}
+	k := i + 1
+	for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+		k++
+	}
+	if k > i+1 && (k == len(b) || b[k] == '/' || b[k] == '?' || b[k] == '#') {
+		return -1 // host ":" port
+	}
+	return i
+}
+
+// isSlash reports whether c separates path segments in a special URL,
+// as the WHATWG URL Standard reads one.
+func isSlash(c byte) bool { return c == '/' || c == '\\' }

@@ -1,7 +1,9 @@
 package canon
 
 import (
+	"encoding/binary"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Byte classes. One lookup in byteClass answers every question the parser
@@ -242,3 +244,168 @@ func tripletAt(s string, i, end int) (byte, bool) {
 func tripletValue[T string | []byte](s T, i int) byte { return unhex(s[i+1])<<4 | unhex(s[i+2]) }
 
 func isUpperHex(c byte) bool { return c <= '9' || c >= 'A' && c <= 'F' }
+
+// invalidUTF8At returns the offset of the first byte of s that is not
+// part of a valid UTF-8 sequence, or -1.
+func invalidUTF8At(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for k := 0; k < len(s); {
+		r, size := utf8.DecodeRuneInString(s[k:])
+		if r == utf8.RuneError && size == 1 {
+			return k
+		}
+		k += size
+	}
+	return -1
+}
+
+// escapeInvalidUTF8 returns s with every octet that is not part of a
+// valid UTF-8 sequence percent-encoded.
+func escapeInvalidUTF8(s string) string {
+	b := make([]byte, 0, len(s)+16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = appendEscaped(b, s[i])
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return ownedString(b)
+}
+
+// lowerASCII lowercases the ASCII letters of b in place: the one
+// lowercase loop of the writers. Eight bytes at a time, a letter is found
+// without a branch: adding 0x3F to a byte below 0x80 sets its top bit
+// from "A" up, adding 0x25 from "[" (one past "Z") up, so a top bit set
+// by the first sum and not by the second (nor in the byte itself, which
+// keeps UTF-8 whole) marks a capital, and shifted down it is the 0x20
+// that lowercases it. No sum carries into the next byte, as the bytes are
+// masked to 7 bits first.
+func lowerASCII(b []byte) {
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		x := w & 0x7F7F7F7F7F7F7F7F
+		capital := (x + 0x3F3F3F3F3F3F3F3F) &^ (x + 0x2525252525252525) &^ w & 0x8080808080808080
+		binary.LittleEndian.PutUint64(b, w|capital>>2)
+		b = b[8:]
+	}
+	for i, c := range b {
+		// fUpper is 'a'-'A' << 1: add 32 to an uppercase letter, without a branch.
+		b[i] = c + fastClass[c]&fUpper>>1
+	}
+}
+
+// appendLower appends t with its ASCII letters lowercased.
+func appendLower(dst []byte, t string) []byte {
+	n := len(dst)
+	dst = append(dst, t...)
+	lowerASCII(dst[n:])
+	return dst
+}
+
+// decodeRepeatedlyInPlace decodes the escapes of c until none is left
+// ("%252541" -> "%2541" -> "%41" -> "A") and returns the shortened c.
+// Decoding again, pass after pass, would take one pass for each "25" of
+// "%252525…", quadratic in the input; a new escape can only end at the
+// byte just written, so this looks back there after each byte it writes,
+// once over c.
+func decodeRepeatedlyInPlace(c []byte) []byte {
+	w := 0
+	for r := 0; r < len(c); r++ {
+		c[w] = c[r]
+		w++
+		for w >= 3 && c[w-3] == '%' && isHex(c[w-2]) && isHex(c[w-1]) {
+			c[w-3] = tripletValue(c, w-3)
+			w -= 2
+		}
+	}
+	return c[:w]
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for k := 0; k < len(s); k++ {
+		if s[k] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// The percent-encode sets, as bits of encodeSet: a byte whose bit is set
+// for a component is written percent-encoded there. All but the last are
+// the WHATWG URL Standard's.
+const (
+	setC0           uint16 = 1 << iota // C0 control percent-encode set: C0 controls and above "~"
+	setFragment                        // the C0 set and space " < > `
+	setQuery                           // the C0 set and space " # < >
+	setSpecialQuery                    // the query set and '
+	setPath                            // the query set and ? ^ ` { }
+	setUserinfo                        // the path set and / : ; = @ [ \ ] |
+
+	// POWDER's (DecodeAll): the octets of a decoded input that would not
+	// read back the same unencoded: "%", space, "\", controls, DEL and
+	// non-ASCII.
+	setPOWDER
+
+	// Not an encode set: "%", where a WHATWG plan that rewrites escapes
+	// (plan.pctTriplets) looks at the triplet that may start there.
+	setTriplet
+
+	// Not encode sets, but questions about the same bytes: the
+	// standard's forbidden host code points, and its forbidden domain
+	// code points (those, C0 controls, "%" and DEL).
+	forbiddenHost
+	forbiddenDomain
+)
+
+var encodeSet = func() (t [256]uint16) {
+	set := func(chars string, bits uint16) {
+		for i := 0; i < len(chars); i++ {
+			t[chars[i]] |= bits
+		}
+	}
+	for c := 0; c < 256; c++ {
+		if c < 0x20 || c > 0x7E {
+			t[c] = setC0 | setFragment | setQuery | setSpecialQuery | setPath | setUserinfo
+		}
+	}
+	set(" \"<>", setFragment|setQuery|setSpecialQuery|setPath|setUserinfo)
+	set("`", setFragment|setPath|setUserinfo)
+	set("#", setQuery|setSpecialQuery|setPath|setUserinfo)
+	set("'", setSpecialQuery)
+	set("?^{}", setPath|setUserinfo)
+	set("/:;=@[\\]|", setUserinfo)
+	set("\x00\t\n\r #/:<>?@[\\]^|", forbiddenHost|forbiddenDomain)
+	for c := 0; c <= 0x20; c++ {
+		t[c] |= forbiddenDomain
+	}
+	set("%\x7f", forbiddenDomain)
+	set("%", setTriplet)
+	for c := 0; c < 256; c++ {
+		if c == '%' || c <= ' ' || c == '\\' || c >= 0x7f {
+			t[c] |= setPOWDER
+		}
+	}
+	return t
+}()
+
+// ownedString returns the bytes of b as a string without copying them.
+// The caller must own b and never write to it again. This is what
+// strings.Builder does; it saves the second allocation of string(b), so
+// that a URL that changes costs one allocation. If b has much spare
+// capacity, it is copied instead, so that a long-lived key does not pin
+// a larger buffer.
+func ownedString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(b)-len(b) > len(b)/4+64 {
+		return string(b)
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}

@@ -208,17 +208,6 @@ var (
 	plans   = map[planKey]*plan{}
 )
 
-// profileOf returns the profile of steps and rules, with its interned
-// plan. The steps must have passed checkSteps.
-func profileOf(steps uint64, rules *ruleSet) Profile {
-	if steps == 0 && rules == nil {
-		return Profile{}
-	}
-	plansMu.Lock()
-	defer plansMu.Unlock()
-	return Profile{pl: internPlan(steps, rules)}
-}
-
 // internPlan returns the interned plan of steps and rules, compiling it
 // (and its base) the first time. plansMu must be held.
 func internPlan(steps uint64, rules *ruleSet) *plan {
@@ -238,14 +227,6 @@ func internPlan(steps uint64, rules *ruleSet) *plan {
 		pl.absRef = internPlan(steps&^(1<<DefaultScheme), rules)
 	}
 	return pl
-}
-
-// plan returns the profile's plan.
-func (p Profile) plan() *plan {
-	if p.pl == nil {
-		return zeroPlan
-	}
-	return p.pl
 }
 
 // stepConflicts lists pairs of steps that cannot be in one profile.

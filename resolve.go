@@ -421,10 +421,6 @@ func whatwgSchemeLength(s string) int {
 	return n
 }
 
-// special reports whether u's scheme is special (the WHATWG URL
-// Standard's: http, https, ws, wss, ftp, file).
-func (u *url) special() bool { return u.kind.special() }
-
 // resolveWHATWGInto writes into u the URL that the relative reference
 // rest (no network-path one) means against the base bu, a key of
 // ParseWHATWG, as the standard's "no scheme", "relative", "relative
@@ -506,16 +502,46 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 	return f
 }
 
-// driveLetter reports whether u's path starts with a normalized Windows
-// drive letter segment ("/C:" then the end or "/").
-func (u *url) driveLetter() bool {
-	path := u.str()[u.pathStart:u.pathEnd]
-	return len(path) >= 3 && path[0] == '/' && isWindowsDriveLetter(path[1:3]) && path[2] == ':' && (len(path) == 3 || path[3] == '/')
-}
-
 // startsWithDriveLetter is the standard's "starts with a Windows drive
 // letter": a drive letter, then the end or one of "/", "\", "?" and "#".
 func startsWithDriveLetter(s string) bool {
 	return len(s) >= 2 && isWindowsDriveLetter(s[:2]) &&
 		(len(s) == 2 || s[2] == '/' || s[2] == '\\' || s[2] == '?' || s[2] == '#')
+}
+
+// escapeTrailingTrimmed returns the resolved text abs with the spaces
+// and controls at its end percent-encoded. An input is trimmed of them
+// before it is read (see trim), but at the end of a resolved URI they are
+// part of its path: the base "http://h/a #f" and the reference "" give
+// "http://h/a ", which read as an input would lose its space and be
+// "http://h/a", another URI ("A:0 " would even read as host and port).
+// Every profile that reads the resolved text writes a space as "%20", so
+// the escape is what the key holds anyway. (url.encodeFinalSpaces is the
+// same rule for a key being written; this text is read again instead.)
+func escapeTrailingTrimmed(abs string) string {
+	j := len(abs)
+	for j > 0 && abs[j-1] <= ' ' {
+		j--
+	}
+	if j == len(abs) {
+		return abs
+	}
+	b := make([]byte, j, j+3*(len(abs)-j))
+	copy(b, abs)
+	for _, c := range []byte(abs[j:]) {
+		b = append(b, '%', upperHex[c>>4], upperHex[c&15])
+	}
+	return string(b)
+}
+
+// normalizeRefSafeBrowsing is NormalizeRef under SafeBrowsing: ref is
+// resolved against base as a browser resolves a link (the WHATWG URL
+// Standard), and the URL it makes is canonicalized as Safe Browsing's
+// document says, which works on a URL's text.
+func normalizeRefSafeBrowsing(base, ref string) (string, error) {
+	abs, err := normalizeRefWHATWG(base, ref, whatwgResolvePlan)
+	if err != nil {
+		return "", err
+	}
+	return keyString("NormalizeRef", "resolved", abs, safeBrowsingPlan)
 }

@@ -374,40 +374,6 @@ func isIPv4Literal(h string) bool {
 	return dots == 3
 }
 
-// WithRules returns p with its rules replaced by r (see [Rules]). The
-// rules only act through the steps RemoveTrackingParams and
-// RemoveSessionIDs; WithRules does not add those steps. Two profiles are
-// == when they have the same steps and the same rules, compared as sets
-// of lowercased names (and domains); String prints the rules after the
-// steps.
-//
-//	p, err := canon.Crawler.WithRules(canon.Rules{TrackingPrefixes: []string{"pk_"}})
-func (p Profile) WithRules(r Rules) (Profile, error) {
-	rs, err := internRules(r)
-	if err != nil {
-		return Profile{}, err
-	}
-	return profileOf(p.plan().steps, rs), nil
-}
-
-// Rules returns a copy of the profile's rules, lowercased and sorted,
-// with the domains of Hosts as WithRules normalized them: WithRules of it
-// gives the profile back.
-func (p Profile) Rules() Rules {
-	rs := p.plan().rules
-	if rs == nil {
-		return Rules{}
-	}
-	r := rs.own()
-	if rs.hosts != nil {
-		r.Hosts = make(map[string]Rules, len(rs.hosts))
-		for d, h := range rs.hosts {
-			r.Hosts[d] = h.hostLists.own()
-		}
-	}
-	return r
-}
-
 // own returns the set's lists as Rules.
 func (rs *ruleSet) own() Rules {
 	return Rules{TrackingParams: slices.Clone(rs.tracking), TrackingPrefixes: slices.Clone(rs.prefixes),

@@ -738,9 +738,9 @@ func TestSafeBrowsingIPv4Spellings(t *testing.T) {
 }
 
 // TestParseSafeBrowsingDocExample checks the example in the step's doc
-// comment, read from profiles.go.
+// comment, read from steps.go.
 func TestParseSafeBrowsingDocExample(t *testing.T) {
-	src, err := os.ReadFile("profiles.go")
+	src, err := os.ReadFile("steps.go")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package canon
 
 import (
-	"encoding/binary"
 	"strings"
 )
 
@@ -418,34 +417,4 @@ func (u *url) scanEscape(s string, pl *plan, k int, from *int) (byte, bool) {
 		*from = k + 3
 	}
 	return 0, true
-}
-
-// lowerASCII lowercases the ASCII letters of b in place: the one
-// lowercase loop of the writers. Eight bytes at a time, a letter is found
-// without a branch: adding 0x3F to a byte below 0x80 sets its top bit
-// from "A" up, adding 0x25 from "[" (one past "Z") up, so a top bit set
-// by the first sum and not by the second (nor in the byte itself, which
-// keeps UTF-8 whole) marks a capital, and shifted down it is the 0x20
-// that lowercases it. No sum carries into the next byte, as the bytes are
-// masked to 7 bits first.
-func lowerASCII(b []byte) {
-	for len(b) >= 8 {
-		w := binary.LittleEndian.Uint64(b)
-		x := w & 0x7F7F7F7F7F7F7F7F
-		capital := (x + 0x3F3F3F3F3F3F3F3F) &^ (x + 0x2525252525252525) &^ w & 0x8080808080808080
-		binary.LittleEndian.PutUint64(b, w|capital>>2)
-		b = b[8:]
-	}
-	for i, c := range b {
-		// fUpper is 'a'-'A' << 1: add 32 to an uppercase letter, without a branch.
-		b[i] = c + fastClass[c]&fUpper>>1
-	}
-}
-
-// appendLower appends t with its ASCII letters lowercased.
-func appendLower(dst []byte, t string) []byte {
-	n := len(dst)
-	dst = append(dst, t...)
-	lowerASCII(dst[n:])
-	return dst
 }

@@ -138,3 +138,27 @@ func (u *url) encodeFinalSpaces() bool {
 	}
 	return true
 }
+
+// result returns the key u holds as a string: the input's own bytes
+// while clean (no copy), and otherwise the writer's buffer, which the
+// writer allocated with room for the key at its first change and which
+// the key takes over. (A buffer on the stack cannot be the writer's:
+// appending to a buffer held through a pointer moves it to the heap.)
+func (u *url) result() string {
+	s, b, clean := u.w.output()
+	if clean {
+		return s
+	}
+	return ownedString(b)
+}
+
+// special reports whether u's scheme is special (the WHATWG URL
+// Standard's: http, https, ws, wss, ftp, file).
+func (u *url) special() bool { return u.kind.special() }
+
+// driveLetter reports whether u's path starts with a normalized Windows
+// drive letter segment ("/C:" then the end or "/").
+func (u *url) driveLetter() bool {
+	path := u.str()[u.pathStart:u.pathEnd]
+	return len(path) >= 3 && path[0] == '/' && isWindowsDriveLetter(path[1:3]) && path[2] == ':' && (len(path) == 3 || path[3] == '/')
+}

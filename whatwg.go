@@ -12,64 +12,6 @@ import (
 // sets, host parser, path state and serializer. The parser's part of the
 // standard is in parse.go (syntaxWHATWG), the IP address parsers in ip.go.
 
-// The percent-encode sets, as bits of encodeSet: a byte whose bit is set
-// for a component is written percent-encoded there. All but the last are
-// the WHATWG URL Standard's.
-const (
-	setC0           uint16 = 1 << iota // C0 control percent-encode set: C0 controls and above "~"
-	setFragment                        // the C0 set and space " < > `
-	setQuery                           // the C0 set and space " # < >
-	setSpecialQuery                    // the query set and '
-	setPath                            // the query set and ? ^ ` { }
-	setUserinfo                        // the path set and / : ; = @ [ \ ] |
-
-	// POWDER's (DecodeAll): the octets of a decoded input that would not
-	// read back the same unencoded: "%", space, "\", controls, DEL and
-	// non-ASCII.
-	setPOWDER
-
-	// Not an encode set: "%", where a WHATWG plan that rewrites escapes
-	// (plan.pctTriplets) looks at the triplet that may start there.
-	setTriplet
-
-	// Not encode sets, but questions about the same bytes: the
-	// standard's forbidden host code points, and its forbidden domain
-	// code points (those, C0 controls, "%" and DEL).
-	forbiddenHost
-	forbiddenDomain
-)
-
-var encodeSet = func() (t [256]uint16) {
-	set := func(chars string, bits uint16) {
-		for i := 0; i < len(chars); i++ {
-			t[chars[i]] |= bits
-		}
-	}
-	for c := 0; c < 256; c++ {
-		if c < 0x20 || c > 0x7E {
-			t[c] = setC0 | setFragment | setQuery | setSpecialQuery | setPath | setUserinfo
-		}
-	}
-	set(" \"<>", setFragment|setQuery|setSpecialQuery|setPath|setUserinfo)
-	set("`", setFragment|setPath|setUserinfo)
-	set("#", setQuery|setSpecialQuery|setPath|setUserinfo)
-	set("'", setSpecialQuery)
-	set("?^{}", setPath|setUserinfo)
-	set("/:;=@[\\]|", setUserinfo)
-	set("\x00\t\n\r #/:<>?@[\\]^|", forbiddenHost|forbiddenDomain)
-	for c := 0; c <= 0x20; c++ {
-		t[c] |= forbiddenDomain
-	}
-	set("%\x7f", forbiddenDomain)
-	set("%", setTriplet)
-	for c := 0; c < 256; c++ {
-		if c == '%' || c <= ' ' || c == '\\' || c >= 0x7f {
-			t[c] |= setPOWDER
-		}
-	}
-	return t
-}()
-
 // preprocessWHATWG removes every ASCII tab and newline from in, as the
 // basic URL parser does first (leading and trailing C0 controls and spaces
 // are gone already: trim). It returns in itself when there is none.
@@ -84,81 +26,6 @@ func preprocessWHATWG(in string) string {
 		}
 	}
 	return ownedString(b)
-}
-
-// encode writes s[i:j] with every byte in the percent-encode set bit
-// percent-encoded (the WHATWG URL Standard's "UTF-8 percent-encode": the
-// input is valid UTF-8, and every byte of a non-ASCII code point is in
-// every set; POWDER's set for a decoded input). The escapes of the input
-// are kept as written, or, when the plan rewrites them (pctTriplets),
-// written by its triplet rule (whatwgTriplet).
-func (e *engine) encode(i, j int, bit uint16) {
-	s, w := e.s, &e.u.w
-	bit |= e.pl.pctTriplets
-	start := i
-	for k := i; k < j; k++ {
-		c := s[k]
-		if encodeSet[c]&bit == 0 {
-			continue
-		}
-		if encodeSet[c]&bit&setTriplet != 0 {
-			if e.whatwgTriplet(start, k, j) {
-				k += 2
-				start = k + 1
-			}
-			continue
-		}
-		w.run(start, k)
-		w.escaped(c)
-		start = k + 1
-	}
-	w.run(start, j)
-}
-
-// whatwgTriplet writes the "%" at s[k] and what follows by the plan's
-// triplet rule (RFC 3986 §6.2.2.1: uppercase hex; §6.2.2.2: an unreserved
-// octet decoded), after the pending run s[start:k], when it starts a
-// valid triplet before j that the rule changes; it reports whether it
-// wrote it. The WHATWG URL Standard keeps a "%" that starts no triplet
-// as a "%", and its percent-decode reads "%" and two hex digits wherever
-// they meet: a hex digit decoded right after such a "%" ("%%34" + "1"
-// -> "%41"), or after it and one hex digit ("%4%31" -> "%41"), would make
-// a triplet that was not there, which names another resource and reads
-// differently again; that triplet is kept (its hex is uppercase already:
-// a hex digit's octet is 0x30-0x39, 0x41-0x46 or 0x61-0x66).
-func (e *engine) whatwgTriplet(start, k, j int) bool {
-	s, w := e.s, &e.u.w
-	v, ok := tripletAt(s, k, j)
-	if !ok {
-		return false
-	}
-	rule := e.pl.triplet(v, s[k+1], s[k+2], e.pl.decodeUnres)
-	if rule == tripletKeep {
-		return false
-	}
-	if rule == tripletDecode && isHex(v) {
-		// The output's last two bytes: the pending run's, then the
-		// writer's.
-		before := func(d int) byte {
-			if k-start >= d {
-				return s[k-d]
-			}
-			if n := w.length() - (d - (k - start)); n >= 0 {
-				return w.byteAt(n)
-			}
-			return 0
-		}
-		if c1 := before(1); c1 == '%' || isHex(c1) && before(2) == '%' {
-			return false
-		}
-	}
-	w.run(start, k)
-	if rule == tripletDecode {
-		w.byte(v)
-	} else {
-		w.escaped(v)
-	}
-	return true
 }
 
 // whatwgCredentials writes the userinfo s[authStart:userEnd] as the
@@ -308,58 +175,6 @@ func (e *engine) whatwgDomain(d []byte, i, j int) {
 	} else {
 		writeBytes(&e.u.w, d)
 	}
-}
-
-// hasExtraDots reports whether the domain d starts or ends with "." or
-// holds "..": what TrimHostDots removes after ParseWHATWG.
-func hasExtraDots[T string | []byte](d T) bool {
-	n := len(d)
-	if n == 0 {
-		return false
-	}
-	if d[0] == '.' || d[n-1] == '.' {
-		return true
-	}
-	// A ".." has one of its dots at an odd offset: look at every second
-	// byte and, at a dot, at its neighbours (this runs on every host of
-	// a profile with TrimHostDots).
-	for k := 1; k < n; k += 2 {
-		if d[k] == '.' && (d[k-1] == '.' || k+1 < n && d[k+1] == '.') {
-			return true
-		}
-	}
-	return false
-}
-
-// trimDomainDots is TrimHostDots after ParseWHATWG on the domain d (the
-// output of domain to ASCII, lowercased; never an IP address), in place:
-// the empty labels go, leading, repeated and trailing (".a..b." ->
-// "a.b"). Two cases keep dots, so that the key reads back as the same
-// host: a domain of dots only is written "." (an empty host is no host),
-// and one whose last label would then be a number ("a.1.." -> "a.1") is
-// written with ".." after it, as the standard reads "a.1" and "a.1." as
-// IPv4 addresses (its "ends in a number"), and so rejects them, while
-// "a.1.." is a domain.
-func trimDomainDots(d []byte) []byte {
-	w := 0
-	for k := 0; k < len(d); k++ {
-		if d[k] == '.' && (w == 0 || d[w-1] == '.') {
-			continue
-		}
-		d[w] = d[k]
-		w++
-	}
-	if w > 0 && d[w-1] == '.' {
-		w--
-	}
-	d = d[:w]
-	switch {
-	case w == 0:
-		return append(d, '.')
-	case whatwgEndsInNumber(d):
-		return append(d, '.', '.')
-	}
-	return d
 }
 
 func writeBytes(w *writer, b []byte) {
@@ -537,23 +352,4 @@ func (e *engine) firstIsDriveLetter(pathAt int) bool {
 		str = string(b)
 	}
 	return len(str) == 3 && isWindowsDriveLetter(str[1:]) && str[2] == ':'
-}
-
-// isSingleDot reports whether seg is "." or "%2e" in any case.
-func isSingleDot(seg string) bool {
-	return seg == "." || len(seg) == 3 && seg[0] == '%' && seg[1] == '2' && (seg[2]|0x20) == 'e'
-}
-
-// isDoubleDot reports whether seg is "..", ".%2e", "%2e." or "%2e%2e", in
-// any case.
-func isDoubleDot(seg string) bool {
-	switch len(seg) {
-	case 2:
-		return seg == ".."
-	case 4:
-		return isSingleDot(seg[:1]) && isSingleDot(seg[1:]) || isSingleDot(seg[:3]) && isSingleDot(seg[3:])
-	case 6:
-		return isSingleDot(seg[:3]) && isSingleDot(seg[3:])
-	}
-	return false
 }

@@ -181,19 +181,3 @@ func (w *writer) view() string {
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
-
-// ownedString returns the bytes of b as a string without copying them.
-// The caller must own b and never write to it again. This is what
-// strings.Builder does; it saves the second allocation of string(b), so
-// that a URL that changes costs one allocation. If b has much spare
-// capacity, it is copied instead, so that a long-lived key does not pin
-// a larger buffer.
-func ownedString(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	if cap(b)-len(b) > len(b)/4+64 {
-		return string(b)
-	}
-	return unsafe.String(unsafe.SliceData(b), len(b))
-}

@@ -87,27 +87,6 @@ func prepass(in string, pl *plan) (string, *failure) {
 	return s, nil
 }
 
-// schemeLength returns the length of the scheme of b, or -1 when b has
-// none in the sense of DefaultScheme: b must start with
-// ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":", and what follows the
-// ":" must not be a port (digits up to the end, "/", "?" or "#"), so that
-// "www.example.com:8080/x" and "localhost:80" have no scheme while
-// "mailto:joe@example.com" and "urn:isbn:0451450523" have one.
-func schemeLength[T string | []byte](b T) int {
-	i, _ := schemeEnd(b, syntaxWHATWG, false)
-	if i < 0 {
-		return -1
-	}
-	k := i + 1
-	for k < len(b) && b[k] >= '0' && b[k] <= '9' {
-		k++
-	}
-	if k > i+1 && (k == len(b) || b[k] == '/' || b[k] == '?' || b[k] == '#') {
-		return -1 // host ":" port
-	}
-	return i
-}
-
 // checkRawAuthority keeps DecodeAll from moving the host. When the
 // input, read before decoding as the parser reads it (an optional scheme,
 // then "//"), has an authority, decoding must not change where that
@@ -216,7 +195,3 @@ func checkResolvedPOWDER(abs string, pl *plan) *failure {
 	}
 	return nil
 }
-
-// isSlash reports whether c separates path segments in a special URL,
-// as the WHATWG URL Standard reads one.
-func isSlash(c byte) bool { return c == '/' || c == '\\' }
