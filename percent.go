@@ -31,6 +31,11 @@ const (
 	clsEndPath                       // "?" and "#", which end a path
 )
 
+// clsUpper is ('a'-'A')<<1, so that lowerASCII adds byteClass[c]&clsUpper>>1
+// to a byte to lowercase it: the index below is out of range (a compile
+// error) if the constants move.
+var _ = [1]struct{}{}[clsUpper^('a'-'A')<<1]
+
 // byteClass is built once at init from the ABNF sets; see the constants.
 var byteClass = buildByteClass()
 
@@ -294,8 +299,8 @@ func lowerASCII(b []byte) {
 		b = b[8:]
 	}
 	for i, c := range b {
-		// fUpper is 'a'-'A' << 1: add 32 to an uppercase letter, without a branch.
-		b[i] = c + fastClass[c]&fUpper>>1
+		// clsUpper is 'a'-'A' << 1: add 32 to an uppercase letter, without a branch.
+		b[i] = c + byte(byteClass[c]&clsUpper>>1)
 	}
 }
 
