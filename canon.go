@@ -82,8 +82,6 @@
 // internationalized host, and an error allocates the [*Error].
 package canon
 
-import "unicode/utf8"
-
 // Normalize returns the canonical form of rawURL under profile p.
 //
 // rawURL must be absolute (have a scheme) in every profile that lacks
@@ -123,62 +121,7 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 // must have a scheme; it is not normalized first, so its fragment and
 // dot segments take part in resolution as the RFCs say.
 func NormalizeRef(base, ref string, p Profile) (string, error) {
-	pl := p.plan()
-	if pl.whatwg {
-		return normalizeRefWHATWG(base, ref, pl)
-	}
-	if pl.safeBrowsing {
-		return normalizeRefSafeBrowsing(base, ref)
-	}
-	const op = "NormalizeRef"
-	b, bshift, f := parseInput(base)
-	if f != nil {
-		return "", withArg(toError(op, base, bshift, f), "base")
-	}
-	if b.schemeEnd < 0 {
-		return "", withArg(toError(op, base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme")), "base")
-	}
-	r, rshift, f := parseInput(ref)
-	if f != nil {
-		return "", withArg(toError(op, ref, rshift, f), "ref")
-	}
-	var abs string
-	var t parts
-	if pl.resolve1808 {
-		if abs, t, f = resolve1808(&b, &r); f != nil {
-			return "", withArg(toError(op, ref, rshift, f), "ref")
-		}
-	} else {
-		abs, t = resolve3986(&b, &r)
-	}
-	if pl.decodeAll || pl.defaultScheme || pl.plusToSpace || pl.esc == escapeIRI && !utf8.ValidString(abs) {
-		// These read the resolved URI as text first: DecodeAll decodes
-		// it before it is split, PlusToSpace and DefaultScheme rewrite
-		// it, and EncodeToIRI escapes an octet that is not UTF-8 together
-		// with its neighbours. The text is what they define their work
-		// on; it is composed, and read, as any input is.
-		abs = escapeTrailingTrimmed(abs)
-		if pl.decodeAll || pl.defaultScheme {
-			if f := checkResolvedPOWDER(abs, pl); f != nil {
-				return "", withArg(toError(op, abs, 0, f), "resolved")
-			}
-		}
-		return keyString(op, "resolved", abs, pl)
-	}
-	// The resolved URI's parts come from its composition (or are the
-	// reference's, when it is its own target): the engine writes it
-	// without reading it again. A failure is in the resolved URI, which
-	// mixes both inputs.
-	e := engine{s: abs, pr: t, pl: pl}
-	e.u.w.reset(abs, nil, 0)
-	e.u.w.slack = 32
-	if f := e.run(); f != nil {
-		return "", withArg(toError(op, abs, 0, f), "resolved")
-	}
-	if pl.keys != 0 {
-		runKeyPasses(&e.u, pl)
-	}
-	return e.u.result(), nil
+	return normalizeRef(base, ref, p.plan())
 }
 
 // Equal reports whether a and b have the same canonical form under p.

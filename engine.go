@@ -8,7 +8,10 @@ import (
 
 // engine carries one run of a profile over one input: it reads the input
 // in s by its parts and writes the key into u, the value the later
-// stages (the key passes) take.
+// stages (the key passes) take. This file holds the writers every stage
+// of the general path shares (a component by its escape rule, a
+// triplet, lowercase, the port, NFC, the path's dot segments); the order
+// of the stages is run.go's, the hosts are host.go's and whatwg.go's.
 type engine struct {
 	u    url // by value: through a pointer the value itself would move to the heap
 	s    string

@@ -2,6 +2,12 @@ package canon
 
 import "golang.org/x/net/idna"
 
+// The IDNA profiles of golang.org/x/net/idna the hosts are converted
+// with: UTS #46 for RFC 3987 hosts (host.go), the Rules' host names
+// (rules.go) and StripWWW's Public Suffix List lookups (keys.go). The
+// WHATWG URL Standard's own profile is in whatwg.go, beside its host
+// parser.
+
 // idnaProfile is UTS #46 nontransitional processing with the STD3 ASCII
 // rules (UseSTD3ASCIIRules), as RFC 3987 §3.1 asks: an IRI host becomes
 // an RFC 3986 reg-name, which holds letters, digits and hyphens between

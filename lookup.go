@@ -8,6 +8,11 @@ import (
 	"unsafe"
 )
 
+// The Google Safe Browsing lookups: the host-suffix and path-prefix
+// expressions of a SafeBrowsing key, and their SHA-256 hash prefixes, as
+// "URLs and Hashing" (Safe Browsing API v4) describes them. The key
+// itself is the SafeBrowsing profile's (safebrowsing.go).
+
 // LookupExpressions returns the host-suffix and path-prefix expressions
 // of rawURL that Google Safe Browsing (and Web Risk) looks up, in the
 // order of its "URLs and Hashing" document: for each host, the exact

@@ -2,6 +2,11 @@ package canon
 
 import "strings"
 
+// The W3C POWDER steps that act on the input as text, before it is
+// parsed (DecodeAll, PlusToSpace, DefaultScheme), and the checks that
+// keep their rewrites from reading as another URI: of the raw authority
+// before decoding, and of a resolved URI that NormalizeRef reads again.
+
 // prepass rewrites the input for the steps that act before parsing:
 // DecodeAll, DefaultScheme and PlusToSpace, in the order of the W3C
 // POWDER canonicalization rules: decode every triplet, then "+" to space,

@@ -2,6 +2,10 @@ package canon
 
 import "strings"
 
+// Redaction: every *Error is built by toError, which masks whatever some
+// reading of the input takes for a password, so that no error text or
+// log carries one (see passwordSpans for the readings).
+
 // toError builds the exported *Error for a failure found while working on
 // in, which is the caller's input (after any trimming, shift bytes in).
 // The input is cloned only here, on the error path (as strconv does), and

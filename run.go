@@ -5,6 +5,14 @@ import (
 	"unicode/utf8"
 )
 
+// The pipeline driver: the order of the stages of one call. keyInto runs
+// the quick scan (scan.go) or the general path (trim, the rewrites before
+// parsing, parts.parse, engine.run), or Safe Browsing's reader in their
+// place, then the key passes (keys.go). The engine's writers that run
+// writes a component with are in engine.go, host.go and whatwg.go; the
+// API (canon.go) and NormalizeRef's resolution (resolve.go) call down
+// into this file, and nothing here calls up.
+
 // keyValue returns the value keyInto writes the key of rawURL into, with
 // dst's spare capacity as the writer's buffer (nil: the writer allocates
 // at the first change). The caller holds it in a local variable: set

@@ -8,7 +8,8 @@ import (
 )
 
 // Google Safe Browsing's canonicalization: the SafeBrowsing profile's
-// reader and writer, and the lookup expressions its keys give. The
+// reader and writer (the lookup expressions its keys give are in
+// lookup.go, the redaction of its reading in redact.go). The
 // document is "URLs and Hashing", of the Safe Browsing API v4
 // (developers.google.com/safe-browsing/v4/urls-hashing, also Google Cloud
 // Web Risk's "URLs and Hashing"), with the IPv6 rules its v5 reference
