@@ -136,41 +136,41 @@ func TestNoAllocs(t *testing.T) {
 		WHATWG:     "https://example.com/a/b?q=%2F#frag",
 	}
 	for p, in := range canonical {
-		if got := testing.AllocsPerRun(100, func() { Normalize(in, p) }); got != 0 {
+		if got := allocsPerRun(100, func() { Normalize(in, p) }); got != 0 {
 			t.Errorf("Normalize(%q, %s): %v allocs, want 0", in, name(p), got)
 		}
 	}
-	if got := testing.AllocsPerRun(100, func() { Normalize("http://example.com/a#frag", WebCapture) }); got != 0 {
+	if got := allocsPerRun(100, func() { Normalize("http://example.com/a#frag", WebCapture) }); got != 0 {
 		t.Errorf("Normalize with fragment removal: %v allocs, want 0", got)
 	}
 	buf := make([]byte, 0, 256)
 	for _, in := range []string{"https://example.com/a", "HTTP://EXAMPLE.COM:80/a/./b/%7e"} {
-		if got := testing.AllocsPerRun(100, func() { AppendNormalized(buf[:0], in, RFC3986) }); got != 0 {
+		if got := allocsPerRun(100, func() { AppendNormalized(buf[:0], in, RFC3986) }); got != 0 {
 			t.Errorf("AppendNormalized(buf, %q, RFC3986): %v allocs, want 0", in, got)
 		}
 	}
 	for _, in := range []string{"HTTP://EXAMPLE.COM:80/a/./b/%7e", "http://h/a b/%c3%a9?x=%41"} {
-		if got := testing.AllocsPerRun(100, func() { Normalize(in, RFC3986) }); got != 1 {
+		if got := allocsPerRun(100, func() { Normalize(in, RFC3986) }); got != 1 {
 			t.Errorf("Normalize(%q, RFC3986): %v allocs, want 1", in, got)
 		}
 	}
 	// The WHATWG profile's general path: one allocation, the key, also
 	// for a host it rewrites (an IPv4 number, an IPv6 address).
 	for _, in := range []string{"HTTP://EXAMPLE.COM:80/a/%2e/b\\c", "http://0x7f.1/", "https://[0:0::1]/", "foo://H/a/../b", "file:///C|/x"} {
-		if got := testing.AllocsPerRun(100, func() { Normalize(in, WHATWG) }); got != 1 {
+		if got := allocsPerRun(100, func() { Normalize(in, WHATWG) }); got != 1 {
 			t.Errorf("Normalize(%q, WHATWG): %v allocs, want 1", in, got)
 		}
 	}
-	if got := testing.AllocsPerRun(100, func() { NormalizeRef("https://example.com/d/p", "HTTPS://EXAMPLE.COM/x", WHATWG) }); got != 1 {
+	if got := allocsPerRun(100, func() { NormalizeRef("https://example.com/d/p", "HTTPS://EXAMPLE.COM/x", WHATWG) }); got != 1 {
 		t.Errorf("NormalizeRef of an absolute reference that changes, WHATWG: %v allocs, want 1", got)
 	}
-	if got := testing.AllocsPerRun(100, func() { RemoveDotSegments("/a/b/c") }); got != 0 {
+	if got := allocsPerRun(100, func() { RemoveDotSegments("/a/b/c") }); got != 0 {
 		t.Errorf("RemoveDotSegments on a clean path: %v allocs, want 0", got)
 	}
-	if got := testing.AllocsPerRun(100, func() { Parse("http://u@h:1/p?q#f") }); got != 0 {
+	if got := allocsPerRun(100, func() { Parse("http://u@h:1/p?q#f") }); got != 0 {
 		t.Errorf("Parse: %v allocs, want 0", got)
 	}
-	if got := testing.AllocsPerRun(100, func() { Resolve("http://a/b/c", "http://x/y") }); got != 0 {
+	if got := allocsPerRun(100, func() { Resolve("http://a/b/c", "http://x/y") }); got != 0 {
 		t.Errorf("Resolve of an absolute reference: %v allocs, want 0", got)
 	}
 }
@@ -228,10 +228,10 @@ func TestAllocsPerKey(t *testing.T) {
 				AppendNormalized(buf[:0], in, p)
 			}
 		}
-		if got := testing.AllocsPerRun(10, normalizeAll); got != want {
+		if got := allocsPerRun(10, normalizeAll); got != want {
 			t.Errorf("Normalize over %d URLs, %v: %v allocs, want %v", len(fastURLs), p, got, want)
 			blame(t, fastURLs, p, buf)
-		} else if got := testing.AllocsPerRun(10, appendAll); got != 0 {
+		} else if got := allocsPerRun(10, appendAll); got != 0 {
 			t.Errorf("AppendNormalized over %d URLs, %v: %v allocs, want 0", len(fastURLs), p, got)
 			blame(t, fastURLs, p, buf)
 		}
@@ -258,10 +258,10 @@ func blame(t *testing.T, urls []string, p Profile, buf []byte) {
 		if end >= 0 {
 			want = 0
 		}
-		if got := testing.AllocsPerRun(20, func() { Normalize(in, p) }); got != want {
+		if got := allocsPerRun(20, func() { Normalize(in, p) }); got != want {
 			t.Errorf("Normalize(%q, %v): %v allocs, want %v", in, p, got, want)
 		}
-		if got := testing.AllocsPerRun(20, func() { AppendNormalized(buf[:0], in, p) }); got != 0 {
+		if got := allocsPerRun(20, func() { AppendNormalized(buf[:0], in, p) }); got != 0 {
 			t.Errorf("AppendNormalized(buf, %q, %v): %v allocs, want 0", in, p, got)
 		}
 	}

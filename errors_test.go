@@ -139,7 +139,7 @@ func TestErrorAllocs(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Fatalf("Normalize(%q, RFC3986) error = %v, want %s", "http://h:8x/a/b?c=d", err, want)
 	}
-	if n := testing.AllocsPerRun(100, func() { _ = err.Error() }); n != 1 {
+	if n := allocsPerRun(100, func() { _ = err.Error() }); n != 1 {
 		t.Errorf("Error() allocates %v times, want 1", n)
 	}
 	_, err = Normalize("http://h:8x/\u00e9\x7f", RFC3986)

@@ -163,8 +163,8 @@ func (k *keyPass) own() []byte { return k.u.own() }
 func (k *keyPass) passes(keys uint64) {
 	u := k.u
 	if keys&(1<<RemoveUserinfo) != 0 && u.hasUser {
-		u.cut(u.authStart, u.userEnd+1)
 		u.hasUser = false
+		u.cut(u.authStart, u.userEnd+1)
 	}
 	if keys&(1<<HTTPSAsHTTP) != 0 {
 		k.httpsAsHTTP()
@@ -199,8 +199,10 @@ func (k *keyPass) passes(keys uint64) {
 		b := k.own() // the cutter compacts the path in place
 		n := k.rs.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
 		if u.pathStart+n < u.pathEnd {
+			u.begin()
 			u.cut(u.pathStart+n, u.pathEnd)
 			k.pathCut()
+			u.end()
 			k.path.valid = false
 		}
 		// (the query's: see filterQuery)
@@ -233,8 +235,8 @@ func (k *keyPass) passes(keys uint64) {
 		k.filterQuery(session, tracking, empty)
 	}
 	if keys&(1<<RemoveEmptyQuery) != 0 && u.hasQuery && u.queryStart == u.queryEnd {
-		u.cut(u.queryStart-1, u.queryEnd)
 		u.hasQuery = false
+		u.cut(u.queryStart-1, u.queryEnd)
 	}
 	if keys&(1<<SortQuery) != 0 {
 		k.sortQuery(false)
@@ -299,14 +301,16 @@ func (k *keyPass) httpsAsHTTP() {
 		return
 	}
 	lowerASCII(k.own()[:u.schemeEnd-1])
-	u.cut(u.schemeEnd-1, u.schemeEnd) // "https" -> "http"
+	// (Each flag is set before the edit it describes: the value is
+	// whole after every edit, see url.check.)
 	u.kind = schemeHTTP
+	u.cut(u.schemeEnd-1, u.schemeEnd) // "https" -> "http"
 	// A port whose value is 80, as written ("0080" in profiles that keep
 	// leading zeros): every profile's port rule reads the value.
 	if u.hasPort {
 		if v, f := portValue(u.str(), u.hostEnd+1, u.authEnd); f == nil && v == 80 {
-			u.cut(u.hostEnd, u.authEnd)
 			u.hasPort = false
+			u.cut(u.hostEnd, u.authEnd)
 		}
 	}
 }
@@ -403,6 +407,8 @@ func (k *keyPass) removeTrailingSlash() bool {
 // cut names the resource served.
 func (k *keyPass) pathCut() {
 	u := k.u
+	u.begin()
+	defer u.end()
 	path := k.own()[u.pathStart:u.pathEnd]
 	u.cut(u.pathStart+len(removeDots(path, k.pl.dots, u.kind == schemeFile)), u.pathEnd)
 	if k.pl.has(CollapseSlashes) {
@@ -478,8 +484,8 @@ func (k *keyPass) filterQuery(session, tracking, empty bool) {
 	}
 	u.cut(u.queryStart+w, u.queryEnd)
 	if u.queryStart == u.queryEnd {
-		u.cut(u.queryStart-1, u.queryEnd)
 		u.hasQuery = false
+		u.cut(u.queryStart-1, u.queryEnd)
 	}
 }
 

@@ -184,12 +184,12 @@ func TestKeyNoAllocs(t *testing.T) {
 		{"https://example.com/a/b?b=1&a=2&utm_source=x#f", 1},
 		{"HTTPS://EXAMPLE.com/a/b?a=1", 1},
 	} {
-		if n := testing.AllocsPerRun(100, func() { _, _ = Normalize(tc.in, Crawler) }); n != tc.want {
+		if n := allocsPerRun(100, func() { _, _ = Normalize(tc.in, Crawler) }); n != tc.want {
 			t.Errorf("Normalize(%q, Crawler): %v allocations, want %v", tc.in, n, tc.want)
 		}
 	}
 	dst := make([]byte, 0, 256)
-	if n := testing.AllocsPerRun(100, func() { _, _ = AppendNormalized(dst, "http://h/?b=1&a=2&utm_medium=x", Crawler) }); n != 0 {
+	if n := allocsPerRun(100, func() { _, _ = AppendNormalized(dst, "http://h/?b=1&a=2&utm_medium=x", Crawler) }); n != 0 {
 		t.Errorf("AppendNormalized(Crawler) with spare capacity: %v allocations, want 0", n)
 	}
 }

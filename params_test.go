@@ -595,7 +595,7 @@ func TestParamsNoAllocs(t *testing.T) {
 	buf := make([]byte, 0, 256)
 	sink := 0
 	for _, r := range []*ruleSet{nil, rs} {
-		if a := testing.AllocsPerRun(100, func() {
+		if a := allocsPerRun(100, func() {
 			for _, n := range names {
 				if r.isTracking(n) {
 					sink++
@@ -604,7 +604,7 @@ func TestParamsNoAllocs(t *testing.T) {
 		}); a != 0 {
 			t.Errorf("isTracking: %v allocations per run, want 0", a)
 		}
-		if a := testing.AllocsPerRun(100, func() {
+		if a := allocsPerRun(100, func() {
 			for _, p := range pairs {
 				if r.isSessionID(p[0], p[1]) {
 					sink++
@@ -613,7 +613,7 @@ func TestParamsNoAllocs(t *testing.T) {
 		}); a != 0 {
 			t.Errorf("isSessionID: %v allocations per run, want 0", a)
 		}
-		if a := testing.AllocsPerRun(100, func() {
+		if a := allocsPerRun(100, func() {
 			for _, p := range paths {
 				buf = append(buf[:0], p...)
 				sink += r.cutPathSessionIDs(buf)

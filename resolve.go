@@ -88,8 +88,10 @@ func normalizeRef(base, ref string, pl *plan) (string, error) {
 	if f := e.run(); f != nil {
 		return "", withArg(toError(op, abs, 0, f), "resolved")
 	}
+	e.u.check()
 	if pl.keys != 0 {
 		runKeyPasses(&e.u, pl)
+		e.u.check()
 	}
 	return e.u.result(), nil
 }
@@ -131,6 +133,9 @@ type composer struct {
 func (c *composer) done() (string, parts) {
 	s := ownedString(c.b)
 	c.t.s = s
+	if checkParts != nil {
+		checkParts(s, &c.t)
+	}
 	return s, c.t
 }
 
@@ -398,8 +403,10 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	u.w.src, u.w.slack = ref, 1
 	var h handover
 	if len(ref) <= MaxLength && u.scan(ref, pl, &h) == scanDone {
+		u.check()
 		if pl.keys != 0 {
 			runKeyPasses(&u, pl)
+			u.check()
 		}
 		return u.result(), nil
 	}
@@ -459,6 +466,7 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	}
 	if pl.keys != 0 {
 		runKeyPasses(&u, pl)
+		u.check()
 	}
 	return readsBack(op, u.result(), pl)
 }
@@ -533,6 +541,7 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 		u.w.truncate(prefixEnd)
 		u.hasFrag = false
 		u.fragStart = u.queryEnd
+		u.check()
 		return nil
 	}
 
@@ -563,6 +572,9 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 		f = e.writeFragment()
 	}
 	*u = e.u
+	if f == nil {
+		u.check()
+	}
 	return f
 }
 

@@ -31,7 +31,11 @@ func keyValue(rawURL string, dst []byte) url {
 func keyInto(u *url, pl *plan) (int, *failure) {
 	rawURL := u.w.src
 	if pl.safeBrowsing {
-		return safeBrowsingInto(u, rawURL) // its own reader (safebrowsing.go)
+		shift, f := safeBrowsingInto(u, rawURL) // its own reader (safebrowsing.go)
+		if f == nil {
+			u.check()
+		}
+		return shift, f
 	}
 	// The quick scan (scan.go) over rawURL as given: on nearly every URL
 	// it is all the work. It stops at the start when one of the rewrites
@@ -44,8 +48,10 @@ func keyInto(u *url, pl *plan) (int, *failure) {
 		r = u.scan(rawURL, pl, &h)
 	}
 	if r == scanDone {
+		u.check()
 		if pl.keys != 0 {
 			runKeyPasses(u, pl)
+			u.check()
 		}
 		return 0, nil
 	}
@@ -74,8 +80,10 @@ func keyIntoGeneral(u *url, rawURL string, pl *plan, r scanResult, h *handover) 
 	if f != nil {
 		return shift, f
 	}
+	u.check()
 	if pl.keys != 0 {
 		runKeyPasses(u, pl)
+		u.check()
 	}
 	return shift, nil
 }

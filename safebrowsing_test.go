@@ -904,10 +904,10 @@ func TestSafeBrowsingAllocs(t *testing.T) {
 		{"http://u:p@h/a/./b", 1},
 		{"http://h/" + strings.Repeat("%41", 150), 1},
 	} {
-		if got := testing.AllocsPerRun(100, func() { Normalize(tc.in, SafeBrowsing) }); got != tc.allocs {
+		if got := allocsPerRun(100, func() { Normalize(tc.in, SafeBrowsing) }); got != tc.allocs {
 			t.Errorf("Normalize(%.40q, SafeBrowsing): %v allocs, want %v", tc.in, got, tc.allocs)
 		}
-		if got := testing.AllocsPerRun(100, func() { AppendNormalized(buf[:0], tc.in, SafeBrowsing) }); got != 0 {
+		if got := allocsPerRun(100, func() { AppendNormalized(buf[:0], tc.in, SafeBrowsing) }); got != 0 {
 			t.Errorf("AppendNormalized(buf, %.40q, SafeBrowsing): %v allocs, want 0", tc.in, got)
 		}
 	}

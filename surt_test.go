@@ -400,12 +400,12 @@ func TestSURTAllocs(t *testing.T) {
 		{"dns:alexa.com", 0},
 		{"file:///etc/passwd", 0},
 	} {
-		if n := testing.AllocsPerRun(100, func() { SURT(c.in) }); n != c.want {
+		if n := allocsPerRun(100, func() { SURT(c.in) }); n != c.want {
 			t.Errorf("SURT(%q): %v allocations, want %v", c.in, n, c.want)
 		}
 		buf := make([]byte, 0, 64)
 		for _, form := range surtForms {
-			if n := testing.AllocsPerRun(100, func() { AppendSURT(buf, c.in, form) }); n != 0 {
+			if n := allocsPerRun(100, func() { AppendSURT(buf, c.in, form) }); n != 0 {
 				t.Errorf("AppendSURT(%q, %d) with room: %v allocations, want 0", c.in, form, n)
 			}
 		}

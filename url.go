@@ -1,5 +1,7 @@
 package canon
 
+import "strings"
+
 // url is the value every stage passes down: the key being made, as the
 // writer's output, with the offsets of its components in it, set by the
 // stage that writes each component and kept current by every edit after
@@ -40,6 +42,56 @@ type url struct {
 	// ("mailto:a@b", "data:text/plain,x"): no key pass edits it.
 	opaque bool
 	kind   schemeKind
+
+	// edits counts the edits of several primitives that are under way
+	// (begin, end): the states between their primitives need not be
+	// whole, and check waits for the last end.
+	edits int8
+}
+
+// checkValue, when set, is called with every value an edit primitive
+// (cut, splice, insert, encodeFinalSpaces) or a stage (keyInto,
+// resolveWHATWGInto, normalizeRef) has just finished, and checkParts
+// with every URI the RFC 3986 and RFC 1808 resolvers compose and the
+// parts they record for it: the tests set them (value_check_test.go) to
+// hold the offsets to a reading of the bytes, as ada's url_aggregator
+// asserts validate() after every setter. Both are nil otherwise, which
+// costs an edit one load and one branch.
+var (
+	checkValue func(s string, o offsets)
+	checkParts func(s string, p *parts)
+)
+
+// offsets are a value's offsets and flags without its bytes: what
+// checkValue compares with a reading of the bytes.
+type offsets struct {
+	schemeEnd, authStart, userEnd, hostStart, hostEnd, authEnd int
+	pathStart, pathEnd, queryStart, queryEnd, fragStart        int
+	hasAuth, hasUser, hasPort, hasQuery, hasFrag, opaque       bool
+	kind                                                       schemeKind
+}
+
+// check calls checkValue with a copy of u's bytes and its offsets when
+// the hook is set. Copies: passed to a func value, u itself would escape
+// to the heap in every call of Normalize, hook or not.
+func (u *url) check() {
+	if checkValue != nil && u.edits == 0 {
+		checkValue(strings.Clone(u.str()), offsets{u.schemeEnd, u.authStart, u.userEnd, u.hostStart, u.hostEnd, u.authEnd,
+			u.pathStart, u.pathEnd, u.queryStart, u.queryEnd, u.fragStart,
+			u.hasAuth, u.hasUser, u.hasPort, u.hasQuery, u.hasFrag, u.opaque, u.kind})
+	}
+}
+
+// begin starts an edit made of several primitives whose states in
+// between need not be whole (a path cut short, then its dot segments
+// removed, then its guard inserted); end finishes it and checks the
+// value, which must be whole again.
+func (u *url) begin() { u.edits++ }
+
+// end finishes the edit begin started (see begin).
+func (u *url) end() {
+	u.edits--
+	u.check()
 }
 
 // str returns the output as a string, without copying (valid until the
@@ -66,6 +118,7 @@ func (u *url) cut(i, j int) {
 		u.w.buf = u.w.buf[:u.w.base+i+n]
 	}
 	u.shift(i, j, i-j)
+	u.check()
 }
 
 // splice replaces output[i:j] with the bytes written past the output's
@@ -78,6 +131,7 @@ func (u *url) splice(i, j, from int) {
 	n := copy(u.w.buf[o+i:], u.w.buf[o+from:])
 	u.w.buf = u.w.buf[:o+i+n]
 	u.shift(i, j, (end-from)-(j-i))
+	u.check()
 }
 
 // insert inserts t at output[i]: the offsets after i move; a component
@@ -90,6 +144,7 @@ func (u *url) insert(i int, t string) {
 	copy(u.w.buf[o+i+len(t):], u.w.buf[o+i:n])
 	copy(u.w.buf[o+i:], t)
 	u.shift(i+1, i+1, len(t))
+	u.check()
 }
 
 // shift moves by d the offsets at or after j, and to i those in (i, j).
@@ -136,6 +191,7 @@ func (u *url) encodeFinalSpaces() bool {
 	default:
 		u.pathEnd, u.queryStart, u.queryEnd, u.fragStart = n, n, n, n
 	}
+	u.check()
 	return true
 }
 
