@@ -106,8 +106,8 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 	}
 	pl := e.pl
 	at := w.length()
-	decUnres := pl.has(DecodeUnreserved)
-	decIRI := pl.has(DecodeIUnreserved)
+	decUnres := pl.decodeUnres
+	decIRI := pl.decodeIUnres
 	inQuery := comp == ComponentQuery
 	start := i
 	for k := i; k < j; {
@@ -162,7 +162,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 		}
 	}
 	w.run(start, j)
-	if pl.has(NFC) && m&(clsNonASCII|clsPct) != 0 {
+	if pl.nfc && m&(clsNonASCII|clsPct) != 0 {
 		e.nfc(at)
 	}
 	return nil

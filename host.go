@@ -10,11 +10,14 @@ import (
 // host writes the host of e.pr as the profile's host steps say and
 // returns its length in the output. The host was checked by parse unless
 // the profile decodes everything (POWDER), in which case it is checked here.
+// It and the writers below it run for plans without ParseWHATWG only
+// (whatwgHost writes the others), where the plan's lowerHost is
+// LowercaseHost.
 func (e *engine) host() (int, *failure) {
 	pr, w, s, pl := &e.pr, &e.u.w, e.s, e.pl
 	i, j, m := pr.hostStart, pr.hostEnd, pr.mHost
 	at := w.length()
-	if pl.has(TrimHostDots) {
+	if pl.trimDots {
 		// Trailing full stops go before anything is written, the
 		// ideographic, fullwidth and halfwidth ones too: UTS #46 maps
 		// them to "." (a decoded one, "%2E", goes after the host steps).
@@ -46,13 +49,13 @@ func (e *engine) host() (int, *failure) {
 		if k := firstOf(s, i, j, clsCtl|clsOutside|clsPct); k < j {
 			return 0, fail(ComponentHost, k, ErrInvalidHost, "invalid character")
 		}
-		e.hostBytes(i, j, e.pl.has(LowercaseHost), true, false, false) // (a decoded host holds no "%")
+		e.hostBytes(i, j, e.pl.lowerHost, true, false, false) // (a decoded host holds no "%")
 	default:
 		if f := e.regName(i, j, m); f != nil {
 			return 0, f
 		}
 	}
-	if pl.has(TrimHostDots) {
+	if pl.trimDots {
 		str, b := w.tail(at)
 		if b != nil {
 			str = string(b)
@@ -68,7 +71,7 @@ func (e *engine) host() (int, *failure) {
 			return 0, f
 		}
 	}
-	if pl.has(StripFileLocalhost) && e.kind == schemeFile {
+	if pl.fileLocalhost && e.kind == schemeFile {
 		str, b := w.tail(at)
 		if str == "localhost" || string(b) == "localhost" {
 			w.truncate(at)
@@ -162,7 +165,7 @@ func (e *engine) ipLiteral(i, j int) {
 	if z := strings.IndexByte(s[i:j], '%'); z >= 0 {
 		end = i + z
 	}
-	if e.pl.has(LowercaseHost) {
+	if e.pl.lowerHost {
 		e.lowerRun(i, end)
 	} else {
 		w.run(i, end)
@@ -177,7 +180,7 @@ func (e *engine) ipLiteral(i, j int) {
 		if s[k] != '%' || !validEscape(s, k) {
 			continue
 		}
-		if e.escapeTriplet(start, k, e.pl.has(DecodeUnreserved), false) {
+		if e.escapeTriplet(start, k, e.pl.decodeUnres, false) {
 			start = k + 3
 		}
 		k += 2
@@ -190,9 +193,9 @@ func (e *engine) ipLiteral(i, j int) {
 // as the profile says, and non-ASCII labels through IDNA.
 func (e *engine) regName(i, j int, m uint16) *failure {
 	s, w, pl := e.s, &e.u.w, e.pl
-	idnaOn := pl.has(HostToASCII) || pl.has(HostToUnicode)
-	lowerCase := pl.has(LowercaseHost)
-	if m&(clsPct|clsNonASCII) == 0 && !(pl.has(HostToUnicode) && hasACEPrefix(s[i:j])) {
+	idnaOn := pl.toASCII || pl.toUnicode
+	lowerCase := pl.lowerHost
+	if m&(clsPct|clsNonASCII) == 0 && !(pl.toUnicode && hasACEPrefix(s[i:j])) {
 		// The common case: an ASCII name.
 		if lowerCase && m&clsUpper != 0 {
 			e.lowerRun(i, j)
@@ -201,7 +204,7 @@ func (e *engine) regName(i, j int, m uint16) *failure {
 		}
 		return nil
 	}
-	if idnaOn && (m&clsNonASCII != 0 || pl.has(HostToUnicode) || decodesToNonASCII(s, i, j)) {
+	if idnaOn && (m&clsNonASCII != 0 || pl.toUnicode || decodesToNonASCII(s, i, j)) {
 		return e.idnaHost(i, j)
 	}
 	e.hostBytes(i, j, lowerCase, e.pl.esc == escapeURI, e.pl.esc != escapeKeep, pl.decodeUnres || pl.decodeIUnres)
@@ -307,7 +310,7 @@ func (e *engine) idnaHost(i, j int) *failure {
 	// so that each label is converted on its own and a final one ends the
 	// host as a final "." does ("example.com。" is "example.com.").
 	host = fullStops.Replace(host)
-	toUnicode := e.pl.has(HostToUnicode)
+	toUnicode := e.pl.toUnicode
 	var out []byte
 	for len(host) > 0 || out == nil {
 		label := host

@@ -411,7 +411,7 @@ func (k *keyPass) pathCut() {
 	defer u.end()
 	path := k.own()[u.pathStart:u.pathEnd]
 	u.cut(u.pathStart+len(removeDots(path, k.pl.dots, u.kind == schemeFile)), u.pathEnd)
-	if k.pl.has(CollapseSlashes) {
+	if k.pl.keys&(1<<CollapseSlashes) != 0 {
 		k.collapseSlashes()
 	}
 	if !u.hasAuth && u.pathEnd-u.pathStart >= 2 && strings.HasPrefix(u.str()[u.pathStart:], "//") {

@@ -13,7 +13,7 @@ import "strings"
 // with the scheme defaulted to http. It returns in itself when nothing changes,
 // and otherwise builds the new input in one buffer.
 func prepass(in string, pl *plan) (string, *failure) {
-	decodeAll := pl.has(DecodeAll)
+	decodeAll := pl.decodeAll
 	if decodeAll {
 		// DecodeAll parses the decoded input leniently, so the raw input
 		// is checked here against the same policy as in other profiles:
@@ -37,8 +37,8 @@ func prepass(in string, pl *plan) (string, *failure) {
 		// Nothing to decode: the input is rewritten only if it lacks a
 		// scheme or holds a "+" after it.
 		n := schemeLength(in)
-		noScheme := n < 0 && pl.has(DefaultScheme)
-		plus := pl.has(PlusToSpace) && strings.IndexByte(in[max(n, 0):], '+') >= 0
+		noScheme := n < 0 && pl.defaultScheme
+		plus := pl.plusToSpace && strings.IndexByte(in[max(n, 0):], '+') >= 0
 		if !noScheme && !plus {
 			return in, nil
 		}
@@ -59,8 +59,8 @@ func prepass(in string, pl *plan) (string, *failure) {
 	body := b[len(prefix):]
 	start := len(prefix)
 	schemeEnd := schemeLength(body)
-	if schemeEnd < 0 && pl.has(DefaultScheme) {
-		if pl.has(ParseWHATWG) && len(body) > 0 && isSlash(body[0]) && (len(body) == 1 || !isSlash(body[1])) {
+	if schemeEnd < 0 && pl.defaultScheme {
+		if pl.whatwg && len(body) > 0 && isSlash(body[0]) && (len(body) == 1 || !isSlash(body[1])) {
 			// "/a/b" is a path: "http:///a/b" would read its first
 			// segment as the host, as the standard skips the slashes
 			// after a special scheme. (Without ParseWHATWG the empty
@@ -77,7 +77,7 @@ func prepass(in string, pl *plan) (string, *failure) {
 	} else if schemeEnd >= 0 {
 		schemeEnd += start
 	}
-	if pl.has(PlusToSpace) {
+	if pl.plusToSpace {
 		// The scheme cannot hold a space ("svn+ssh" stays).
 		for k := max(schemeEnd, start); k < len(b); k++ {
 			if b[k] == '+' {
@@ -167,11 +167,11 @@ func readsAsHostPort(read string, pl *plan) *failure {
 // path; reading a host out of them would describe a host neither the base
 // nor the reference named.
 func checkResolvedPOWDER(abs string, pl *plan) *failure {
-	if pl.has(DefaultScheme) {
+	if pl.defaultScheme {
 		// DefaultScheme reads the input after DecodeAll: "A:0%23" is
 		// "A:0#", host and port.
 		read := abs
-		if pl.has(DecodeAll) {
+		if pl.decodeAll {
 			read = string(percentDecode(abs))
 		}
 		if f := readsAsHostPort(read, pl); f != nil {
@@ -179,7 +179,7 @@ func checkResolvedPOWDER(abs string, pl *plan) *failure {
 		}
 	}
 	n := schemeLength(abs)
-	if !pl.has(DecodeAll) || n < 0 {
+	if !pl.decodeAll || n < 0 {
 		return nil
 	}
 	// Two slashes after the scheme, at least one of them encoded.
