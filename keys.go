@@ -18,8 +18,9 @@ import (
 // copied: the passes read it where it is (the input itself, while it is
 // canonical) and copy it into the writer's buffer at their first change.
 // The value's own invariants are the passes' too: a path cut keeps the key
-// a fixed point of its profile (pathCut), no pass edits a URL with an
-// opaque path, and a key cut down to a final space writes it "%20".
+// a fixed point of its profile (pathCut), no pass but LowercasePath
+// edits a URL with an opaque path, and a key cut down to a final space
+// writes it "%20".
 
 // keyPass is one run of a plan's key passes over a value.
 type keyPass struct {

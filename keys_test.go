@@ -260,3 +260,48 @@ func TestExplain(t *testing.T) {
 		t.Errorf("Explain(Crawler) steps = %q", got)
 	}
 }
+
+// TestOpaqueKeySteps holds the key steps' promise about URLs with an
+// opaque path (steps.go, "The key steps"): every key step but
+// LowercasePath leaves them as the profile without it writes them, and
+// LowercasePath lowercases the whole opaque path (the inputs are ASCII,
+// so strings.ToLower is the reference), and nothing after it.
+func TestOpaqueKeySteps(t *testing.T) {
+	opaque := []string{
+		"mailto:Joe@Example.COM?Subject=Hi%2541&utm_source=x&a=&sid=1234567890ABCDEF#F",
+		"urn:ISBN:0-395-36341-1/index.html/",
+		"data:text/plain,A%2541//b/index.html?utm_source=a&&z=1&a=2",
+		"javascript:Foo(1)?a=1&b=&jsessionid=0123456789ABCDEF0123456789ABCDEF",
+		"news:Comp.Lang.Go",
+	}
+	n := 0
+	for s := firstKeyStep; s < keyStepsEnd; s++ {
+		for _, base := range []Profile{WHATWG, RFC3986} {
+			p, err := NewProfile(append(base.Steps(), s)...)
+			if err != nil {
+				continue // the step needs another base (its comment says which)
+			}
+			for _, in := range opaque {
+				b, err := Normalize(in, base)
+				if err != nil {
+					t.Fatalf("Normalize(%q, %s): %v", in, name(base), err)
+				}
+				u := keyValue(b, nil)
+				if _, f := keyInto(&u, base.plan()); f != nil || !u.opaque {
+					t.Fatalf("Normalize(%q, %s) = %q, which is not opaque", in, name(base), b)
+				}
+				want := b
+				if s == LowercasePath {
+					want = b[:u.pathStart] + strings.ToLower(b[u.pathStart:u.pathEnd]) + b[u.pathEnd:]
+				}
+				if got, err := Normalize(in, p); got != want || err != nil {
+					t.Errorf("Normalize(%q, %s+%v) = %q, %v, want %q", in, name(base), s, got, err, want)
+				}
+				n++
+			}
+		}
+	}
+	if n < int(keyStepsEnd-firstKeyStep)*len(opaque) {
+		t.Fatalf("only %d cases ran", n)
+	}
+}

@@ -190,11 +190,12 @@ const (
 	// crawl frontiers, deduplication and archive lookups, not URLs to
 	// fetch. Parameters are the "&"-separated pairs of the query, each
 	// read as name "=" value; nothing is decoded unless a step says so.
-	// No key step edits a URL with an opaque path (no authority, and a
-	// path that does not start with "/": "mailto:a@b?subject=x",
-	// "data:text/plain,x?b=1"): its path is no hierarchy, and what
-	// follows its "?" is no list of parameters (a data: URL's document
-	// runs on past it). A key that a step cuts down to a final space has
+	// No key step but LowercasePath edits a URL with an opaque path (no
+	// authority, and a path that does not start with "/":
+	// "mailto:a@b?subject=x", "data:text/plain,x?b=1"): its path is no
+	// hierarchy, and what follows its "?" is no list of parameters (a
+	// data: URL's document runs on past it). LowercasePath lowercases
+	// any path, an opaque one too (see its comment). A key that a step cuts down to a final space has
 	// it written "%20", as the profile writes one.
 
 	// RemoveUserinfo removes the userinfo and its "@" (the WHATWG URL
@@ -256,7 +257,9 @@ const (
 	// escapes included (urlcanon's aggressive profile, the Internet
 	// Archive's canonicalizer); with NFC in the profile, the path is then
 	// NFC again ("J" + U+030C lowercased composes to U+01F0). Merges paths that differ in case, which
-	// most servers keep apart.
+	// most servers keep apart; an opaque path is lowercased too, so that
+	// "mailto:Joe@Example.COM" and "mailto:joe@example.com" are merged,
+	// and data: and javascript: URLs that differ in case.
 	//	http://h/A/B.html -> http://h/a/b.html
 	LowercasePath
 
