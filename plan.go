@@ -13,7 +13,7 @@ type plan struct {
 	steps uint64   // bit s for Step s
 	rules *ruleSet // interned Rules; nil for none
 
-	// Reading the input (parse.go, powder.go, resolve.go).
+	// Reading the input (parse.go, prepass.go, resolve.go).
 	syn           syntax
 	defaultScheme bool // DefaultScheme
 	decodeAll     bool // DecodeAll
