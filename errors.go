@@ -67,7 +67,11 @@ func (c Component) String() string {
 // names it: canon.NormalizeRef(ref "…"): ….
 //
 // Input is the input as given with the password of its userinfo, if any,
-// replaced by "xxxxx", so that error text and logs never carry it; Offset
+// replaced by "xxxxx", so that error text and logs never carry it: what
+// could be a password under any reading (between the first ":" and the
+// last "@" wherever an authority could start, tabs removed or triplets
+// decoded) is masked, at the cost of masking some text that is none
+// ("mailto:joe:x@example.com" shows "mailto:xxxxx@example.com"); Offset
 // is a byte offset into that Input, or -1 when the problem was found in a
 // form of the input the package rewrote first (POWDER's decoding, an added
 // scheme) and has no place in the input as given.

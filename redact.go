@@ -64,31 +64,33 @@ func redactPasswords(s string, off int, segments bool) (string, int) {
 }
 
 // passwordSpans returns the [start, end) byte ranges of s, sorted and
-// disjoint, that hold a password under any reading of s a profile or a
-// browser makes. A reader first rewrites the input, then parses it:
+// disjoint, that could hold a password under any reading of s, by a
+// profile of this package, a browser or a server. It lists no readings:
+// a new reader cannot leak. In every view of s a reader may parse:
 //
-//   - the views: s as written; without its tabs and newlines (the WHATWG
-//     URL Standard removes them before anything else, so that
-//     "http:/\t/user:pw@h/" has a userinfo); and each of those with every
-//     triplet decoded once (POWDER's DecodeAll: "http%3A%2F%2Fuser:pw@h/")
-//     and decoded until none is left (as Google Safe Browsing and the
-//     Internet Archive decode);
-//   - the parses of each view, by the package's one parser (parts.split,
-//     which checks nothing): outside-in as the RFC 2396 drafts split, with
-//     any scheme, valid or not; as the WHATWG URL Standard reads an
-//     absolute URL (any run of "/" and "\\" after a special scheme starts
-//     the authority) or a reference against a special base ("\\\\user:pw@h");
-//     and, for a view without a scheme in DefaultScheme's sense, as
-//     "http://" + view ("user:pw@h/x");
-//   - Google Safe Browsing's reading (sbPasswordSpans): the fragment cut
-//     first, then the tabs and newlines dropped and every triplet decoded
-//     until none is left, and the authority read from the text that
-//     leaves.
+//   - s as written, and without its tabs and newlines (the WHATWG URL
+//     Standard removes them before anything else: "http:/\t/user:pw@h/");
+//   - each of those with every triplet decoded once (POWDER's DecodeAll:
+//     "http%3A%2F%2Fuser:pw@h/") and decoded until none is left (Google
+//     Safe Browsing and the Internet Archive decode repeatedly),
 //
-// In each, the password is what follows the first ":" of the userinfo;
-// its bytes in the view are mapped back to the bytes of s they came from,
-// the removed tabs and the triplets included. The cost is on the error
-// path only, linear in s.
+// an authority could start at the start of the view (a reference, or an
+// input DefaultScheme reads as "http://" + input), after its first ":"
+// (a scheme, valid or not: browsers read "http:user:pw@h" as an
+// authority), and after the run of "/" and "\" that follows either,
+// however it is spelled (backslashes, both kinds mixed, three or more);
+// it runs to the first "/", "?" or "#" written as such (a decoded one
+// ends nothing for a reader that splits before decoding, as Safe
+// Browsing cuts the fragment first). In each such run, whatever lies between its first ":" and its
+// last "@" is masked: every reader's password is there, whichever "@"
+// it ends the userinfo at and wherever it ends the authority ("\" or
+// not). Its bytes in the view are mapped back to the bytes of s they
+// came from, the removed tabs and the triplets included. The cost is on
+// the error path only, linear in s.
+//
+// A URL with no authority can lose more than a password to this: an
+// error on "mailto:joe:x@example.com" shows "mailto:xxxxx@example.com",
+// as "joe:x@example.com" would read as a userinfo after "http://".
 func passwordSpans(s string) [][2]int {
 	if strings.IndexByte(s, '@') < 0 && !hasValidEscape(s) {
 		// A userinfo ends at "@", written or decoded from escapes by the
@@ -97,37 +99,6 @@ func passwordSpans(s string) [][2]int {
 	}
 	in, shift, _ := trim(s)
 	var spans [][2]int
-	add := func(v string, from []int32, prefix int) {
-		for _, syn := range [...]syntax{syntaxRFC3986, syntaxWHATWG} {
-			var pr parts
-			pr.split(v, syn)
-			if !pr.hasUser {
-				continue
-			}
-			colon := strings.IndexByte(v[pr.authStart:pr.userEnd], ':')
-			if colon < 0 {
-				continue
-			}
-			a, b := pr.authStart+colon+1-prefix, pr.userEnd-prefix
-			if a < 0 {
-				continue // in the prefix DefaultScheme added
-			}
-			if from != nil {
-				a, b = int(from[a]), int(from[b])
-			}
-			spans = append(spans, [2]int{a + shift, b + shift})
-		}
-	}
-	read := func(v string, from []int32) {
-		add(v, from, 0)
-		if schemeLength(v) < 0 {
-			prefix := "http://"
-			if strings.HasPrefix(v, "//") {
-				prefix = "http:"
-			}
-			add(prefix+v, from, len(prefix))
-		}
-	}
 	for _, dropTabs := range [...]bool{false, true} {
 		if dropTabs && !strings.ContainsAny(in, "\t\n\r") {
 			continue
@@ -137,11 +108,60 @@ func passwordSpans(s string) [][2]int {
 				break
 			}
 			v, from := readerView(in, dropTabs, decode)
-			read(v, from)
+			spans = userinfoSpans(spans, in, v, from, shift)
 		}
 	}
-	spans = sbPasswordSpans(spans, in, shift)
 	return mergeSpans(spans)
+}
+
+// userinfoSpans appends to spans the ranges of in (shift bytes into the
+// caller's input) that the view v of in (see readerView; from maps its
+// bytes back) could hold a password in: for each place an authority
+// could start (see passwordSpans), from the first ":" to the last "@"
+// before the first "/", "?" or "#" that v holds as written.
+func userinfoSpans(spans [][2]int, in, v string, from []int32, shift int) [][2]int {
+	at := func(k int) int { // the offset in in of v[k]
+		if from == nil {
+			return k
+		}
+		return int(from[k])
+	}
+	ends := func(k int) bool { // v[k] ends an authority for every reader
+		c := v[k]
+		return (c == '/' || c == '?' || c == '#') && in[at(k)] == c
+	}
+	slashes := func(k int) int {
+		for k < len(v) && (v[k] == '/' || v[k] == '\\') {
+			k++
+		}
+		return k
+	}
+	starts := [4]int{0, slashes(0), -1, -1}
+	for k := 0; k < len(v) && !ends(k); k++ {
+		if v[k] == ':' {
+			starts[2], starts[3] = k+1, slashes(k+1)
+			break
+		}
+	}
+	for i, a := range starts {
+		if a < 0 || i > 0 && a == starts[i-1] {
+			continue
+		}
+		e := a
+		for e < len(v) && !ends(e) {
+			e++
+		}
+		last := strings.LastIndexByte(v[a:e], '@')
+		if last < 0 {
+			continue
+		}
+		colon := strings.IndexByte(v[a:a+last], ':')
+		if colon < 0 {
+			continue
+		}
+		spans = append(spans, [2]int{at(a+colon+1) + shift, at(a+last) + shift})
+	}
+	return spans
 }
 
 // hasValidEscape reports whether s holds a valid percent-encoded triplet.
@@ -215,21 +235,6 @@ func mergeSpans(spans [][2]int) [][2]int {
 		out = append(out, sp)
 	}
 	return out
-}
-
-// sbPasswordSpans appends to spans the password of the userinfo that
-// SafeBrowsing's reading of in (the trimmed input, at shift in the input
-// as given) finds, as a range of the input: in its decoded text (steps 1
-// to 4) the userinfo runs to the last "@" of the authority, which only
-// "/" and "?" end, and its password from its first ":". (The other
-// readers' views of the input do not cut the fragment before decoding,
-// nor read a decoded "#" or "\\" as part of the authority.)
-func sbPasswordSpans(spans [][2]int, in string, shift int) [][2]int {
-	v, from := sbView(in)
-	if _, a, e, ok := sbAuthority(v); ok {
-		spans = sbAppendSpan(spans, v, from, a, e, shift)
-	}
-	return spans
 }
 
 // sbSegmentSpans appends to spans what the text of a SafeBrowsing failure

@@ -286,3 +286,87 @@ func TestErrorsNeverCarryPasswordTabs(t *testing.T) {
 	}
 	t.Logf("%d calls, %d errors checked", calls, checked)
 }
+
+// leaksPassword reports whether the error text or Input of err shows
+// password in any view a reader takes of it: as written, or with its
+// tabs and newlines removed and its triplets decoded until none is left
+// ("s3c\tret", "s3%63ret").
+func leaksPassword(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return true // not an *Error: its text is not redacted
+	}
+	if strings.Contains(err.Error(), password) || strings.Contains(e.Input, password) {
+		return true
+	}
+	v, _ := readerView(e.Input, true, 2)
+	return strings.Contains(v, password)
+}
+
+// TestRedactionClass holds redaction to its rule as a class rather than a
+// list of inputs: every shape of scheme (special, file, other, invalid,
+// none) × every spelling of the slashes after it × userinfos with the
+// ":" or "@" escaped (once and twice) × a tab or newline anywhere before
+// the "@" × every entry point, as an input, a base and a reference
+// against http:, file: and opaque bases. Each input fails (a port out of
+// range) after its userinfo; no error may show the password in any view
+// (leaksPassword). Without -long, the tabs and newlines go in front of
+// each byte of the plain userinfo's inputs only.
+func TestRedactionClass(t *testing.T) {
+	schemes := []string{"http:", "HTTP:", "https:", "file:", "FILE:", "foo:", "ht tp:", "1x:", ""}
+	slashes := []string{"", "/", "//", "///", "\\", "\\\\", "/\\", "\\/", "\\\\\\", "/\\/"}
+	userinfos := []string{"u:" + password + "@", "u%3A" + password + "@", "u:" + password + "%40",
+		"u%253A" + password + "%2540", "u@ser:" + password + ":x@"}
+	profiles := []Profile{{}, WebCapture, RFC3986, IRI, POWDER, WHATWG, Crawler, Archive, Aggressive,
+		MustProfile(ParseWHATWG, DefaultScheme), SafeBrowsing}
+	bases := []string{"http://a/b", "file:///C:/dir/", "foo:/a", "foo:opaque"}
+	calls, failed := 0, 0
+	check := func(what string, err error) {
+		calls++
+		if err == nil {
+			return
+		}
+		failed++
+		if leaksPassword(err) {
+			t.Errorf("%s: error %q shows the password", what, err.Error())
+		}
+	}
+	try := func(x string) {
+		check("Parse("+quoteArg(x)+")", func() error { _, err := Parse(x); return err }())
+		check("Resolve(base "+quoteArg(x)+")", func() error { _, err := Resolve(x, "y"); return err }())
+		for _, b := range bases[:2] {
+			check("Resolve("+b+", ref "+quoteArg(x)+")", func() error { _, err := Resolve(b, x); return err }())
+		}
+		for _, p := range profiles {
+			what := quoteArg(x) + ", " + p.String()
+			check("Normalize("+what+")", func() error { _, err := Normalize(x, p); return err }())
+			check("Explain("+what+")", func() error { _, err := Explain(x, p); return err }())
+			check("Equal("+what+")", func() error { _, err := Equal("http://h/", x, p); return err }())
+			check("NormalizeRef(base "+what+")", func() error { _, err := NormalizeRef(x, "y", p); return err }())
+			for _, b := range bases {
+				check("NormalizeRef("+b+", ref "+what+")", func() error { _, err := NormalizeRef(b, x, p); return err }())
+			}
+		}
+	}
+	for _, scheme := range schemes {
+		for _, sl := range slashes {
+			for i, ui := range userinfos {
+				prefix := scheme + sl + ui
+				in := prefix + "h:99999/x"
+				try(in)
+				if i > 0 && !*longTests {
+					continue
+				}
+				for k := 0; k < len(prefix); k++ {
+					for _, c := range []string{"\t", "\n"} {
+						try(in[:k] + c + in[k:])
+					}
+				}
+			}
+		}
+	}
+	if failed < calls/2 {
+		t.Errorf("only %d of %d calls failed: too few to check redaction", failed, calls)
+	}
+	t.Logf("%d calls, %d errors checked", calls, failed)
+}
