@@ -221,7 +221,16 @@ func (rs *ruleSet) writeDigestText(b *strings.Builder) {
 	}
 	slices.Sort(domains)
 	for _, d := range domains {
-		b.WriteString("host ")
+		// An IPv4 address's rule once matched names that end in its
+		// labels (a non-special scheme's "evil.10.0.0.1"); it matches
+		// only the address now, and its line says so, so that the
+		// digest of Rules with one changes with their keys. The digest
+		// of other Rules is what it was.
+		if isIPv4Literal(d) {
+			b.WriteString("address ")
+		} else {
+			b.WriteString("host ")
+		}
 		b.WriteString(d)
 		b.WriteByte('\n')
 		rs.hosts[d].hostLists.writeDigestLists(b)

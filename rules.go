@@ -344,7 +344,10 @@ func (rs *ruleSet) forHost(host string) *ruleSet {
 		if k != start && host[k-1] != '.' {
 			continue
 		}
-		if h := rs.hosts[host[k:]]; h != nil {
+		// An address's rule matches only that address, never a name
+		// that ends in its labels ("evil.10.0.0.1", a non-special
+		// scheme's opaque host).
+		if h := rs.hosts[host[k:]]; h != nil && !isIPv4Literal(host[k:]) {
 			return h
 		}
 	}

@@ -96,10 +96,17 @@ func TestRulesHostsMatchClass(t *testing.T) {
 		}
 	}
 	build("", 4)
-	hosts = append(hosts, "[::1]", "[::2]", "10.0.0.1", "0.10.0.0.1")
+	hosts = append(hosts, "[::1]", "[::2]", "10.0.0.1", "0.10.0.0.1", "evil.10.0.0.1", "c.10.0.0.1", "10.0.0.1.c")
 	n, matched := 0, 0
+	// The host of a special scheme is parsed (a name that ends in a
+	// number is an IPv4 address or an error); a non-special scheme's host
+	// is opaque, so "evil.10.0.0.1" is a name ending in an address's
+	// labels, which the address's rule must not match.
+	var inputs []string
 	for _, h := range hosts {
-		in := "http://" + h + "/?" + q
+		inputs = append(inputs, "http://"+h+"/?"+q, "foo://"+h+"/?"+q)
+	}
+	for _, in := range inputs {
 		key, err := Normalize(in, p)
 		if err != nil {
 			continue // a host the standard rejects ("10.0.0.1.c")
