@@ -189,45 +189,7 @@ func parseIPv6(in []byte) (addr [8]uint16, ok bool) {
 			if length == 0 {
 				return addr, false
 			}
-			p -= length
-			if piece > 6 {
-				return addr, false
-			}
-			seen := 0
-			for p < len(in) {
-				v := -1
-				if seen > 0 {
-					if in[p] == '.' && seen < 4 {
-						p++
-					} else {
-						return addr, false
-					}
-				}
-				if p >= len(in) || in[p] < '0' || in[p] > '9' {
-					return addr, false
-				}
-				for p < len(in) && in[p] >= '0' && in[p] <= '9' {
-					d := int(in[p] - '0')
-					switch {
-					case v == -1:
-						v = d
-					case v == 0:
-						return addr, false
-					default:
-						v = v*10 + d
-					}
-					if v > 255 {
-						return addr, false
-					}
-					p++
-				}
-				addr[piece] = addr[piece]*0x100 + uint16(v)
-				seen++
-				if seen == 2 || seen == 4 {
-					piece++
-				}
-			}
-			if seen != 4 {
+			if piece, ok = parseIPv6Dotted(in, p-length, piece, &addr); !ok {
 				return addr, false
 			}
 			break
@@ -255,6 +217,54 @@ func parseIPv6(in []byte) (addr [8]uint16, ok bool) {
 		return addr, false
 	}
 	return addr, true
+}
+
+// parseIPv6Dotted is the IPv6 parser's IPv4 part (the standard's "If c
+// is U+002E (.)" steps; RFC 4291 §2.2, form 3): in[p:], the rest of the
+// text, must be four decimal numbers of at most 255 without leading
+// zeros, joined by dots, which fill the pieces addr[piece] and
+// addr[piece+1]. It returns the piece after them. An address with an
+// IPv4 part is rare: the parser's loop over the hex pieces leaves it to
+// this function.
+func parseIPv6Dotted(in []byte, p, piece int, addr *[8]uint16) (int, bool) {
+	if piece > 6 {
+		return piece, false
+	}
+	seen := 0
+	for p < len(in) {
+		v := -1
+		if seen > 0 {
+			if in[p] == '.' && seen < 4 {
+				p++
+			} else {
+				return piece, false
+			}
+		}
+		if p >= len(in) || in[p] < '0' || in[p] > '9' {
+			return piece, false
+		}
+		for p < len(in) && in[p] >= '0' && in[p] <= '9' {
+			d := int(in[p] - '0')
+			switch {
+			case v == -1:
+				v = d
+			case v == 0:
+				return piece, false
+			default:
+				v = v*10 + d
+			}
+			if v > 255 {
+				return piece, false
+			}
+			p++
+		}
+		addr[piece] = addr[piece]*0x100 + uint16(v)
+		seen++
+		if seen == 2 || seen == 4 {
+			piece++
+		}
+	}
+	return piece, seen == 4
 }
 
 // appendIPv6Serialized writes addr as the standard's IPv6 serializer does.
