@@ -253,12 +253,7 @@ func (e *engine) whatwgPath(pathAt int) {
 	}
 	i, j := pr.pathStart, pr.pathEnd
 	if pr.opaque {
-		if j > i && s[j-1] == ' ' && j < len(s) {
-			e.encode(i, j-1, setC0)
-			w.str("%20")
-			return
-		}
-		e.encode(i, j, setC0)
+		e.whatwgOpaquePath(i, j)
 		return
 	}
 	special := pr.special
@@ -279,14 +274,8 @@ func (e *engine) whatwgPath(pathAt int) {
 		seg := s[i:k]
 		switch {
 		case isDoubleDot(seg):
-			if !(file && segments == 1 && e.firstIsDriveLetter(pathAt)) && segments > 0 {
-				str, b := w.tail(pathAt)
-				n := strings.LastIndexByte(str, '/')
-				if b != nil {
-					n = lastSlash(b)
-				}
-				w.truncate(pathAt + n)
-				segments--
+			if segments > 0 {
+				segments = e.whatwgShorten(pathAt, segments, file)
 			}
 			if last {
 				w.byte('/')
@@ -299,24 +288,7 @@ func (e *engine) whatwgPath(pathAt int) {
 			}
 		default:
 			w.byte('/')
-			switch {
-			case file && segments == 0 && isWindowsDriveLetter(seg) && seg[1] == '|':
-				w.byte(seg[0])
-				w.byte(':')
-			case file && segments == 0 && e.pl.decodeUnres && isEscapedDriveLetter(seg):
-				// "%43:" is no drive letter to the standard ("/%43:/.."
-				// is "/"): decoded to "C:" it would be one, which ".."
-				// does not remove and whose "|" is rewritten, so its
-				// escape stays (in uppercase with UppercaseEscapes).
-				w.byte('%')
-				if e.pl.upperEscapes {
-					w.byte(upper(seg[1]))
-					w.byte(upper(seg[2]))
-				} else {
-					w.run(i+1, i+3)
-				}
-				w.byte(seg[3])
-			default:
+			if !(file && segments == 0 && e.whatwgDriveLetter(seg, i)) {
 				e.encode(i, k, setPath)
 			}
 			segments++
@@ -335,6 +307,74 @@ func (e *engine) whatwgPath(pathAt int) {
 			w.guard(pathAt)
 		}
 	}
+}
+
+// whatwgOpaquePath writes the opaque path s[i:j] as the standard's
+// "opaque path state" does: in the C0 control percent-encode set, with a
+// space just before "?" or "#" written "%20". An opaque path ("mailto:",
+// "data:") is rare: whatwgPath, whose segment loop is every other URL's,
+// leaves it to this function.
+func (e *engine) whatwgOpaquePath(i, j int) {
+	s := e.s
+	if j > i && s[j-1] == ' ' && j < len(s) {
+		e.encode(i, j-1, setC0)
+		e.u.w.str("%20")
+		return
+	}
+	e.encode(i, j, setC0)
+}
+
+// whatwgShorten is the standard's "shorten a URL's path" for a ".."
+// segment (path state), where the path written from pathAt on holds
+// segments > 0 segments: the last goes, unless it is a file URL's only
+// segment and a normalized Windows drive letter. It returns the number
+// of segments left. A ".." is rare: whatwgPath's segment loop leaves the
+// work to this function.
+func (e *engine) whatwgShorten(pathAt, segments int, file bool) int {
+	if file && segments == 1 && e.firstIsDriveLetter(pathAt) {
+		return segments
+	}
+	w := &e.u.w
+	str, b := w.tail(pathAt)
+	n := strings.LastIndexByte(str, '/')
+	if b != nil {
+		n = lastSlash(b)
+	}
+	w.truncate(pathAt + n)
+	return segments - 1
+}
+
+// whatwgDriveLetter writes seg, the first segment of a file URL's path,
+// at s[i:], after its "/", where it is a drive letter written apart, and
+// reports whether it wrote it: "C|" is written "C:", as the standard's
+// path state does for a file URL whose path is empty and a buffer that
+// is a Windows drive letter, and an escaped letter ("%43:") keeps its
+// escape. Any other segment, and the first of any other URL, is left to
+// whatwgPath's encoder: the rare case's tests are out of the segment
+// loop.
+func (e *engine) whatwgDriveLetter(seg string, i int) bool {
+	w := &e.u.w
+	switch {
+	case isWindowsDriveLetter(seg) && seg[1] == '|':
+		w.byte(seg[0])
+		w.byte(':')
+	case e.pl.decodeUnres && isEscapedDriveLetter(seg):
+		// "%43:" is no drive letter to the standard ("/%43:/.."
+		// is "/"): decoded to "C:" it would be one, which ".."
+		// does not remove and whose "|" is rewritten, so its
+		// escape stays (in uppercase with UppercaseEscapes).
+		w.byte('%')
+		if e.pl.upperEscapes {
+			w.byte(upper(seg[1]))
+			w.byte(upper(seg[2]))
+		} else {
+			w.run(i+1, i+3)
+		}
+		w.byte(seg[3])
+	default:
+		return false
+	}
+	return true
 }
 
 // isEscapedDriveLetter reports whether seg is a Windows drive letter
