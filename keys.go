@@ -163,9 +163,8 @@ func (k *keyPass) own() []byte { return k.u.own() }
 // steps a key has.
 func (k *keyPass) passes(keys uint64) {
 	u := k.u
-	if keys&(1<<RemoveUserinfo) != 0 && u.hasUser {
-		u.hasUser = false
-		u.cut(u.authStart, u.userEnd+1)
+	if keys&(1<<RemoveUserinfo) != 0 {
+		u.removeUserinfo()
 	}
 	if keys&(1<<HTTPSAsHTTP) != 0 {
 		k.httpsAsHTTP()
@@ -197,16 +196,9 @@ func (k *keyPass) passes(keys uint64) {
 		}
 	}
 	if keys&(1<<RemoveSessionIDs) != 0 && k.hierarchical() && k.pathFacts().param {
-		b := k.own() // the cutter compacts the path in place
-		n := k.rs.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
-		if u.pathStart+n < u.pathEnd {
-			u.begin()
-			u.cut(u.pathStart+n, u.pathEnd)
-			k.pathCut()
-			u.end()
+		if k.removePathSessionIDs() { // (the query's: see filterQuery)
 			k.path.valid = false
 		}
-		// (the query's: see filterQuery)
 	}
 	if keys&(1<<RemoveDirectoryIndex) != 0 {
 		k.removeDirectoryIndex()
@@ -235,9 +227,8 @@ func (k *keyPass) passes(keys uint64) {
 		keys&(1<<RemoveEmptyParams) != 0; session || tracking || empty {
 		k.filterQuery(session, tracking, empty)
 	}
-	if keys&(1<<RemoveEmptyQuery) != 0 && u.hasQuery && u.queryStart == u.queryEnd {
-		u.hasQuery = false
-		u.cut(u.queryStart-1, u.queryEnd)
+	if keys&(1<<RemoveEmptyQuery) != 0 {
+		u.removeEmptyQuery()
 	}
 	if keys&(1<<SortQuery) != 0 {
 		k.sortQuery(false)
@@ -293,6 +284,46 @@ func (k *keyPass) lower(i, j int, nonASCII bool) {
 	nfc := appendNFCRuns(nil, str) // (allocates: the path of few keys)
 	k.u.w.buf = append(k.u.w.buf, nfc...)
 	k.u.splice(i, j, from)
+}
+
+// removeUserinfo: see RemoveUserinfo. It cuts the userinfo and its "@"
+// (RFC 3986 §3.2.1). A method of the value, not of the pass, so that it
+// is small enough to inline into passes, where its test was.
+func (u *url) removeUserinfo() {
+	if u.hasUser {
+		u.hasUser = false // (before the edit it describes: see url.check)
+		u.cut(u.authStart, u.userEnd+1)
+	}
+}
+
+// removePathSessionIDs: see RemoveSessionIDs, its path part (";" or
+// "(" parameters, for a path that holds one); the query's is
+// filterQuery's. The path is compacted in place and cut once, and what
+// the cut may undo is restored (pathCut). It reports whether it cut
+// any. A path with such a parameter is rare: passes tests for one and
+// leaves the work to this function.
+func (k *keyPass) removePathSessionIDs() bool {
+	u := k.u
+	b := k.own() // the cutter compacts the path in place
+	n := k.rs.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
+	if u.pathStart+n < u.pathEnd {
+		u.begin() // the cut path is whole again after pathCut
+		u.cut(u.pathStart+n, u.pathEnd)
+		k.pathCut()
+		u.end()
+		return true
+	}
+	return false
+}
+
+// removeEmptyQuery: see RemoveEmptyQuery. It cuts an empty query and
+// its "?". A method of the value, not of the pass, so that it is small
+// enough to inline into passes, where its test was.
+func (u *url) removeEmptyQuery() {
+	if u.hasQuery && u.queryStart == u.queryEnd {
+		u.hasQuery = false
+		u.cut(u.queryStart-1, u.queryEnd)
+	}
 }
 
 // httpsAsHTTP: see HTTPSAsHTTP.
