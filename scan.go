@@ -153,13 +153,9 @@ func (u *url) scan(s string, pl *plan, ho *handover) scanResult {
 
 	// Port (§3.2.3, §6.2.3).
 	if k < n && s[k] == ':' {
-		colon := k
-		var v int
-		if k, v = scanPort(s, colon); v < 0 {
+		var ok bool
+		if k, ok = u.scanWritePort(s, pl, k, kind); !ok {
 			return scanNone
-		}
-		if !pl.dropsPort(kind, v) {
-			w.run(colon, k)
 		}
 	}
 	if k < n && s[k] != '/' && s[k] != '?' && s[k] != '#' {
@@ -176,6 +172,23 @@ func (u *url) scan(s string, pl *plan, ho *handover) scanResult {
 	// The path's own bytes are the engine's, from the path on.
 	u.w.truncate(u.authEnd)
 	return scanFromPath
+}
+
+// scanWritePort reads the port after the ":" at s[colon] (scanPort) and
+// writes it with its ":", unless the plan's port rule drops it (RFC 3986
+// §6.2.3, a scheme's default port). It returns where the port ends, and
+// false where the port is the engine's to read. Most URLs have no port:
+// scan, which every URL goes through, leaves the port's work to this
+// function and keeps only the test for a ":".
+func (u *url) scanWritePort(s string, pl *plan, colon int, kind schemeKind) (int, bool) {
+	k, v := scanPort(s, colon)
+	if v < 0 {
+		return k, false
+	}
+	if !pl.dropsPort(kind, v) {
+		u.w.run(colon, k)
+	}
+	return k, true
 }
 
 // scanPort reads the port after the ":" at s[colon] and returns where it
