@@ -115,6 +115,15 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 	return u.w.buf[:u.w.base+len(b)], nil
 }
 
+// NormalizeRef makes ref absolute against base by the profile's rule, RFC
+// 1808 §4 for profiles with [ResolveRFC1808] (WebCapture) and RFC 3986
+// §5.2 otherwise, then normalizes the result as [Normalize] does. base
+// must have a scheme; it is not normalized first, so its fragment and
+// dot segments take part in resolution as the RFCs say.
+func NormalizeRef(base, ref string, p Profile) (string, error) {
+	return normalizeRef(base, ref, p.plan())
+}
+
 // Equal reports whether a and b have the same canonical form under p.
 // An error from either input is returned, with a false result.
 func Equal(a, b string, p Profile) (bool, error) {

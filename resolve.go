@@ -33,29 +33,16 @@ func Resolve(base, ref string) (string, error) {
 	return abs, nil
 }
 
-// NormalizeRef makes ref absolute against base by the profile's rule, RFC
-// 1808 §4 for profiles with [ResolveRFC1808] (WebCapture) and RFC 3986
-// §5.2 otherwise, then normalizes the result as [Normalize] does. base
-// must have a scheme; it is not normalized first, so its fragment and
-// dot segments take part in resolution as the RFCs say.
-func NormalizeRef(base, ref string, p Profile) (string, error) {
-	// The resolution the profile's plan names: the WHATWG URL Standard's,
-	// Google Safe Browsing's, or RFC 1808 §4 / RFC 3986 §5.2, then the
-	// key of the target.
-	pl := p.plan()
+// normalizeRef is NormalizeRef under pl: the resolution its plan names
+// (the WHATWG URL Standard's, Google Safe Browsing's, RFC 1808 §4 or RFC
+// 3986 §5.2), then the key of the target.
+func normalizeRef(base, ref string, pl *plan) (string, error) {
 	if pl.whatwg {
 		return normalizeRefWHATWG(base, ref, pl)
 	}
 	if pl.safeBrowsing {
 		return normalizeRefSafeBrowsing(base, ref)
 	}
-	return normalizeRefRFC(base, ref, pl)
-}
-
-// normalizeRefRFC is NormalizeRef for the plans that resolve by RFC 3986
-// §5.2 or RFC 1808 §4: the target composed from the parts of base and
-// reference, then keyed.
-func normalizeRefRFC(base, ref string, pl *plan) (string, error) {
 	const op = "NormalizeRef"
 	b, bshift, f := parseInput(base)
 	if f != nil {

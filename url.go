@@ -51,7 +51,7 @@ type url struct {
 
 // checkValue, when set, is called with every value an edit primitive
 // (cut, splice, insert, encodeFinalSpaces) or a stage (keyInto,
-// resolveWHATWGInto, normalizeRefRFC) has just finished, and checkParts
+// resolveWHATWGInto, normalizeRef) has just finished, and checkParts
 // with every URI the RFC 3986 and RFC 1808 resolvers compose and the
 // parts they record for it: the tests set them (value_check_test.go) to
 // hold the offsets to a reading of the bytes, as ada's url_aggregator

@@ -13,7 +13,7 @@ import (
 // TestMain sets the hooks of url.go, so that every edit primitive (cut,
 // splice, insert, encodeFinalSpaces), every stage that finishes a value
 // (keyInto after the scan or the general path and after the key passes,
-// resolveWHATWGInto, normalizeRefRFC) and every composition of the RFC 3986
+// resolveWHATWGInto, normalizeRef) and every composition of the RFC 3986
 // and RFC 1808 resolvers is held to a reading of its bytes. A value whose
 // offsets do not describe its bytes panics where the edit was made, with
 // the bytes and both sets of offsets; the test or fuzz target that made
