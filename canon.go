@@ -121,7 +121,12 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 // must have a scheme; it is not normalized first, so its fragment and
 // dot segments take part in resolution as the RFCs say.
 func NormalizeRef(base, ref string, p Profile) (string, error) {
-	return normalizeRef(base, ref, p.plan())
+	pl := p.plan()
+	if pl.whatwg {
+		// (The links of pages: no call more than the resolution's.)
+		return normalizeRefWHATWG(base, ref, pl)
+	}
+	return normalizeRef(base, ref, pl)
 }
 
 // Equal reports whether a and b have the same canonical form under p.
