@@ -92,9 +92,10 @@ func redactPasswords(s string, off int, segments bool) (string, int) {
 // error on "mailto:joe:x@example.com" shows "mailto:xxxxx@example.com",
 // as "joe:x@example.com" would read as a userinfo after "http://".
 func passwordSpans(s string) [][2]int {
-	if strings.IndexByte(s, '@') < 0 && !hasValidEscape(s) {
+	if strings.IndexByte(s, '@') < 0 && strings.IndexByte(s, '%') < 0 {
 		// A userinfo ends at "@", written or decoded from escapes by the
-		// readers that decode: without either there is none.
+		// readers that decode (a triplet may be split by tabs a reader
+		// removes first, "%4\t0"): without either there is none.
 		return nil
 	}
 	in, shift, _ := trim(s)
@@ -164,45 +165,54 @@ func userinfoSpans(spans [][2]int, in, v string, from []int32, shift int) [][2]i
 	return spans
 }
 
-// hasValidEscape reports whether s holds a valid percent-encoded triplet.
-func hasValidEscape(s string) bool {
-	for i := 0; ; i++ {
-		j := strings.IndexByte(s[i:], '%')
-		if j < 0 {
-			return false
-		}
-		if i += j; validEscape(s, i) {
-			return true
-		}
-	}
-}
-
 // readerView returns s as a reader rewrites it before parsing (see
-// passwordSpans): without tabs and newlines if dropTabs; with every valid
-// triplet decoded once (decode 1) or until none is left (decode 2); and,
+// passwordSpans): without tabs and newlines if dropTabs; then with every
+// valid triplet decoded once (decode 1) or until none is left (decode 2);
+// and,
 // when it differs from s, for each of its bytes and its end the offset
 // in s the byte came from (nil when it is s).
 func readerView(s string, dropTabs bool, decode int) (string, []int32) {
 	if !dropTabs && decode == 0 {
 		return s, nil
 	}
-	b := make([]byte, 0, len(s))
-	from := make([]int32, 0, len(s)+1)
-	for k := 0; k < len(s); k++ {
-		c := s[k]
-		if dropTabs && (c == '\t' || c == '\n' || c == '\r') {
-			continue
+	// The tabs and newlines go first: a reader that removes them does so
+	// before anything else, so that "%4\t0" is the triplet "%40" to it.
+	t, tfrom := s, []int32(nil)
+	if dropTabs {
+		b := make([]byte, 0, len(s))
+		tfrom = make([]int32, 0, len(s)+1)
+		for k := 0; k < len(s); k++ {
+			if c := s[k]; c != '\t' && c != '\n' && c != '\r' {
+				b = append(b, c)
+				tfrom = append(tfrom, int32(k))
+			}
 		}
-		if decode == 1 && c == '%' && validEscape(s, k) {
+		tfrom = append(tfrom, int32(len(s)))
+		t = string(b)
+		if decode == 0 {
+			return t, tfrom
+		}
+	}
+	orig := func(k int) int32 { // the offset in s of t[k]
+		if tfrom == nil {
+			return int32(k)
+		}
+		return tfrom[k]
+	}
+	b := make([]byte, 0, len(t))
+	from := make([]int32, 0, len(t)+1)
+	for k := 0; k < len(t); k++ {
+		c := t[k]
+		if decode == 1 && c == '%' && validEscape(t, k) {
 			// Decoded once, the triplet is one byte that is not read
 			// again; from[...] records where the triplet started.
-			b = append(b, tripletValue(s, k))
-			from = append(from, int32(k))
+			b = append(b, tripletValue(t, k))
+			from = append(from, orig(k))
 			k += 2
 			continue
 		}
 		b = append(b, c)
-		from = append(from, int32(k))
+		from = append(from, orig(k))
 		if decode == 2 {
 			// A triplet can only end at the byte just written: decode
 			// it, and look back again (see decodeRepeatedlyInPlace).
