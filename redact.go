@@ -92,13 +92,20 @@ func redactPasswords(s string, off int, segments bool) (string, int) {
 // error on "mailto:joe:x@example.com" shows "mailto:xxxxx@example.com",
 // as "joe:x@example.com" would read as a userinfo after "http://".
 func passwordSpans(s string) [][2]int {
-	if strings.IndexByte(s, '@') < 0 && strings.IndexByte(s, '%') < 0 {
+	in, shift, _ := trim(s)
+	if strings.IndexByte(in, '@') < 0 {
 		// A userinfo ends at "@", written or decoded from escapes by the
 		// readers that decode (a triplet may be split by tabs a reader
-		// removes first, "%4\t0"): without either there is none.
-		return nil
+		// removes first, "%4\t0", or come of decoding, "%2540"). Without
+		// one written, the view that decodes most holds every "@" any
+		// other view holds; it takes a "%", a "4" and a "0" to make one.
+		if strings.IndexByte(in, '%') < 0 || strings.IndexByte(in, '4') < 0 || strings.IndexByte(in, '0') < 0 {
+			return nil
+		}
+		if v, _ := readerView(in, true, 2); strings.IndexByte(v, '@') < 0 {
+			return nil
+		}
 	}
-	in, shift, _ := trim(s)
 	var spans [][2]int
 	for _, dropTabs := range [...]bool{false, true} {
 		if dropTabs && !strings.ContainsAny(in, "\t\n\r") {
