@@ -33,13 +33,11 @@ func Resolve(base, ref string) (string, error) {
 	return abs, nil
 }
 
-// normalizeRef is NormalizeRef under pl: the resolution its plan names
-// (the WHATWG URL Standard's, Google Safe Browsing's, RFC 1808 §4 or RFC
-// 3986 §5.2), then the key of the target.
+// normalizeRef is NormalizeRef under a plan without ParseWHATWG (which
+// NormalizeRef sends to normalizeRefWHATWG itself): the resolution the
+// plan names (Google Safe Browsing's, RFC 1808 §4 or RFC 3986 §5.2),
+// then the key of the target.
 func normalizeRef(base, ref string, pl *plan) (string, error) {
-	if pl.whatwg {
-		return normalizeRefWHATWG(base, ref, pl)
-	}
 	if pl.safeBrowsing {
 		return normalizeRefSafeBrowsing(base, ref)
 	}

@@ -76,10 +76,15 @@ type offsets struct {
 // to the heap in every call of Normalize, hook or not.
 func (u *url) check() {
 	if checkValue != nil && u.edits == 0 {
-		checkValue(strings.Clone(u.str()), offsets{u.schemeEnd, u.authStart, u.userEnd, u.hostStart, u.hostEnd, u.authEnd,
-			u.pathStart, u.pathEnd, u.queryStart, u.queryEnd, u.fragStart,
-			u.hasAuth, u.hasUser, u.hasPort, u.hasQuery, u.hasFrag, u.opaque, u.kind})
+		checkValue(strings.Clone(u.str()), u.offsets())
 	}
+}
+
+// offsets returns u's offsets and flags.
+func (u *url) offsets() offsets {
+	return offsets{u.schemeEnd, u.authStart, u.userEnd, u.hostStart, u.hostEnd, u.authEnd,
+		u.pathStart, u.pathEnd, u.queryStart, u.queryEnd, u.fragStart,
+		u.hasAuth, u.hasUser, u.hasPort, u.hasQuery, u.hasFrag, u.opaque, u.kind}
 }
 
 // begin starts an edit made of several primitives whose states in

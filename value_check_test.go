@@ -127,9 +127,7 @@ func validateValue(s string, o offsets) error {
 
 // valueOf returns u's bytes and offsets, as check passes them.
 func valueOf(u *url) (string, offsets) {
-	return u.str(), offsets{u.schemeEnd, u.authStart, u.userEnd, u.hostStart, u.hostEnd, u.authEnd,
-		u.pathStart, u.pathEnd, u.queryStart, u.queryEnd, u.fragStart,
-		u.hasAuth, u.hasUser, u.hasPort, u.hasQuery, u.hasFrag, u.opaque, u.kind}
+	return u.str(), u.offsets()
 }
 
 // validateParts reports whether the parts p a resolver composed for s
