@@ -200,18 +200,8 @@ func (k *keyPass) passes(keys uint64) {
 			k.path.valid = false
 		}
 	}
-	if keys&(1<<RemoveDirectoryIndex) != 0 {
-		k.removeDirectoryIndex()
-	}
-	if keys&(1<<RemoveTrailingSlash) != 0 {
-		// Removing a trailing "/" can make an index page the last
-		// segment ("/index.php/" -> "/index.php"), which
-		// RemoveDirectoryIndex, run before, would remove when the key
-		// is read again: the two run again until neither changes the
-		// path (each round shortens it, so this ends, and it reads only
-		// the end of the path each time).
-		for k.removeTrailingSlash() && keys&(1<<RemoveDirectoryIndex) != 0 && k.removeDirectoryIndex() {
-		}
+	if keys&(1<<RemoveDirectoryIndex|1<<RemoveTrailingSlash) != 0 && k.hierarchical() {
+		k.trimPathEnd(keys&(1<<RemoveDirectoryIndex) != 0, keys&(1<<RemoveTrailingSlash) != 0)
 	}
 	if keys&(1<<LowercaseQuery) != 0 && u.hasQuery {
 		if f := k.queryFacts(); f.upper {
@@ -388,42 +378,64 @@ func (k *keyPass) collapseSlashes() {
 	u.cut(u.pathStart+w, u.pathEnd)
 }
 
-// removeDirectoryIndex: see RemoveDirectoryIndex. It reports whether
-// it removed one.
-func (k *keyPass) removeDirectoryIndex() bool {
+// trimPathEnd: see RemoveDirectoryIndex (index) and RemoveTrailingSlash
+// (slash). Removing a trailing "/" can make an index page the last
+// segment ("/index.php/" -> "/index.php"), which RemoveDirectoryIndex,
+// run before, would remove when the key is read again: the two run again
+// until neither changes the path. The rounds only move the path's end
+// (each reads the end of the path, and shortens it), and the path is cut
+// once at the last: a cut per round would move the query and fragment
+// each time, quadratic in "/index.php/index.php/…?q#f".
+func (k *keyPass) trimPathEnd(index, slash bool) {
 	u := k.u
-	if !k.hierarchical() {
-		return false
-	}
 	path := u.str()[u.pathStart:u.pathEnd]
-	last := strings.LastIndexByte(path, '/') + 1
-	if slices.Contains(directoryIndexes[:], path[last:]) {
-		u.cut(u.pathStart+last, u.pathEnd)
-		return true
+	n := len(path)
+	if index {
+		n = withoutDirectoryIndex(path, n)
 	}
-	return false
+	for slash {
+		m := withoutTrailingSlash(path, n)
+		if m == n {
+			break
+		}
+		n = m
+		if !index {
+			break
+		}
+		if m = withoutDirectoryIndex(path, n); m == n {
+			break
+		}
+		n = m
+	}
+	u.cut(u.pathStart+n, u.pathEnd)
 }
 
-// removeTrailingSlash: see RemoveTrailingSlash. It reports whether it
-// removed any "/".
-func (k *keyPass) removeTrailingSlash() bool {
-	u := k.u
-	if !k.hierarchical() {
-		return false
+// withoutDirectoryIndex returns the length of path[:n] without its last
+// segment when that is an index page (RemoveDirectoryIndex), else n.
+// path starts with "/", and the "/" before the index page stays.
+func withoutDirectoryIndex(path string, n int) int {
+	last := strings.LastIndexByte(path[:n], '/') + 1
+	if slices.Contains(directoryIndexes[:], path[last:n]) {
+		return last
 	}
-	b := k.view()
-	j := u.pathEnd
-	for j-u.pathStart > 1 && b[j-1] == '/' {
+	return n
+}
+
+// withoutTrailingSlash returns the length of path[:n] without the "/"s
+// that end it (RemoveTrailingSlash), keeping a path "/", else n. path
+// starts with "/".
+func withoutTrailingSlash(path string, n int) int {
+	j := n
+	for j > 1 && path[j-1] == '/' {
 		j--
 	}
-	if j == u.pathEnd || endsInDotSegment(b[u.pathStart:j]) {
+	if j == n || endsInDotSegment(unsafe.Slice(unsafe.StringData(path), j)) {
 		// "/a/./" cannot be a key, but "/.//" (a path that starts with
 		// "//" and has no authority) can: "/." would be removed when the
 		// key is read again.
-		return false
+		return n
 	}
-	u.cut(j, u.pathEnd)
-	return true
+	return j
 }
 
 // pathCut restores, after a key step cut bytes out of the middle of the
