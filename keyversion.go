@@ -242,7 +242,16 @@ func (rs *ruleSet) writeDigestLists(b *strings.Builder) {
 		if i == 3 && len(l.names) == 0 {
 			break // no keep-only list
 		}
-		b.WriteString(l.label)
+		label := l.label
+		if i == 3 {
+			// A keep-only list once kept a name only as written (its
+			// escaped spelling "ids%5B%5D" of a listed "ids[]" was
+			// dropped); it keeps every reading of a listed name now
+			// (ruleSet.keeps), and its line says so, so that the digest
+			// of Rules with one changes with their keys.
+			label = "keep-read"
+		}
+		b.WriteString(label)
 		for _, n := range l.names {
 			b.WriteByte(' ')
 			b.WriteString(n)

@@ -1,6 +1,9 @@
 package canon
 
-import "slices"
+import (
+	"bytes"
+	"slices"
+)
 
 // This file holds the predicates behind the crawler dedup steps
 // RemoveTrackingParams and RemoveSessionIDs: which query parameter is a
@@ -149,7 +152,7 @@ func DefaultTrackingParams() []TrackingParam {
 func (r *ruleSet) isTracking(name []byte) bool {
 	if r != nil && r.keep != nil {
 		// A keep-only list (Rules.KeepParams): every other name goes.
-		return !paramSortedHasFold(r.keep, name)
+		return !r.keeps(name)
 	}
 	if len(name) == 0 {
 		return false
@@ -172,6 +175,25 @@ func (r *ruleSet) isTracking(name []byte) bool {
 	}
 	for _, p := range r.prefixes {
 		if paramHasPrefixFold(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// keeps reports whether a keep-only list (Rules.KeepParams) keeps the
+// query parameter named name (as written). A server reads a name decoded
+// (a form field "ids[]" is sent as "ids%5B%5D"), and a name the list
+// drops merges URLs, so the list keeps a name when any of its readings is
+// a reading of a listed name (keepReadings): as written, percent-decoded
+// once, or decoded as a form field is ("+" a space).
+func (r *ruleSet) keeps(name []byte) bool {
+	if paramSortedHasFold(r.keepRead, name) {
+		return true
+	}
+	var buf [64]byte // (a longer name allocates: rare, and only with a keep-only list)
+	for _, plus := range [...]bool{false, true} {
+		if d := appendNameReading(buf[:0], name, plus); !bytes.Equal(d, name) && paramSortedHasFold(r.keepRead, d) {
 			return true
 		}
 	}

@@ -42,7 +42,12 @@ type Rules struct {
 	// list: it keeps the query parameters with these names and drops
 	// every other, tracking or not ("?id=7&page=2&sort=asc" with
 	// KeepParams id and page is "?id=7&page=2"). RemoveSessionIDs still
-	// drops a session id among them.
+	// drops a session id among them. Because a name it drops merges URLs,
+	// it compares names as a server reads them: a parameter is kept when
+	// its name, as written, percent-decoded once or decoded as a form
+	// field ("+" a space), reads as a listed name does in one of those
+	// ways: KeepParams "ids[]" keeps "?ids%5B%5D=7", which a browser sends
+	// for a form field named "ids[]", and "id" keeps "?%69d=7".
 	KeepParams []string `json:",omitempty"`
 
 	// Hosts are rules for one domain and its subdomains: the key of
@@ -66,7 +71,8 @@ type Rules struct {
 // equal. The lists are lowercased, sorted and without repeats.
 type ruleSet struct {
 	tracking, prefixes, session, keep []string
-	text                              string // the rules as String prints them
+	keepRead                          []string // keep's readings (keepReadings)
+	text                              string   // the rules as String prints them
 
 	// hosts are the rules of Rules.Hosts by domain, each merged with the
 	// top-level lists and with its domain in host; maxLabels is the most
@@ -172,6 +178,7 @@ func ruleLists(prefix string, r Rules) (*ruleSet, error) {
 	if rs.keep, err = ruleNames(prefix+"KeepParams", r.KeepParams); err != nil {
 		return nil, err
 	}
+	rs.keepRead = keepReadings(rs.keep)
 	return &rs, nil
 }
 
@@ -189,8 +196,9 @@ func (rs *ruleSet) union(o *ruleSet) *ruleSet {
 		slices.Sort(out)
 		return slices.Compact(out)
 	}
+	keep := u(rs.keep, o.keep)
 	return &ruleSet{tracking: u(rs.tracking, o.tracking), prefixes: u(rs.prefixes, o.prefixes),
-		session: u(rs.session, o.session), keep: u(rs.keep, o.keep)}
+		session: u(rs.session, o.session), keep: keep, keepRead: keepReadings(keep)}
 }
 
 // lists returns the set's lists with their labels, in the order String
@@ -232,6 +240,45 @@ func (rs *ruleSet) writeKey(b *strings.Builder) {
 			b.WriteByte(0)
 		}
 	}
+}
+
+// keepReadings returns the readings of the names of a keep-only list, as
+// keeps compares them: each name as written, percent-decoded once, and
+// decoded as a form field, ASCII-lowercased, sorted, without repeats.
+func keepReadings(keep []string) []string {
+	if keep == nil {
+		return nil
+	}
+	out := make([]string, 0, 3*len(keep))
+	for _, n := range keep {
+		out = append(out, n)
+		for _, plus := range [...]bool{false, true} {
+			d := appendNameReading(nil, []byte(n), plus)
+			lowerASCII(d)
+			out = append(out, string(d))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// appendNameReading appends name with its valid escapes decoded once
+// (RFC 3986 §2.1) and, with plus, each "+" as a space, as
+// application/x-www-form-urlencoded parsing reads a name (the WHATWG URL
+// Standard, "application/x-www-form-urlencoded parsing").
+func appendNameReading(dst, name []byte, plus bool) []byte {
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '%' && i+2 < len(name) && isHex(name[i+1]) && isHex(name[i+2]):
+			dst = append(dst, tripletValue(name, i))
+			i += 2
+		case c == '+' && plus:
+			dst = append(dst, ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // ruleNames validates, lowercases, sorts and deduplicates names. A name

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestRulesKeepParams checks a keep-only list: RemoveTrackingParams keeps
@@ -29,6 +30,73 @@ func TestRulesKeepParams(t *testing.T) {
 		if got, err := Normalize(c.in, p); got != c.want || err != nil {
 			t.Errorf("Normalize(%q, %v) = %q, %v, want %q", c.in, p, got, err, c.want)
 		}
+	}
+}
+
+// TestKeepParamsReadsNames checks, as a class, that a keep-only list
+// decides on a name as a server reads it: for each listed name (written
+// plainly, with escapes, with "+"), every spelling of a name a server
+// reads alike (each byte as written, "%XX" or "%xx", a space as "+" or
+// "%20") is kept, at the top level and in a host's rules, in every
+// profile with RemoveTrackingParams: two URLs that differ in its value
+// keep two keys. A name no reading of which is listed is still dropped.
+func TestKeepParamsReadsNames(t *testing.T) {
+	profiles := []Profile{Crawler,
+		mustProfile(append(WHATWG.Steps(), RemoveTrackingParams)...),
+		mustProfile(append(Archive.Steps(), RemoveTrackingParams)...),
+		mustProfile(append(Aggressive.Steps(), RemoveTrackingParams)...)}
+	spellings := func(read string) []string {
+		out := []string{""}
+		for i := 0; i < len(read); i++ {
+			c := read[i]
+			forms := []string{fmt.Sprintf("%%%02X", c), fmt.Sprintf("%%%02x", c)}
+			switch {
+			case c == ' ':
+				forms = append(forms, "+")
+			case c != '%' && c != '+' && c != '&' && c != '=' && c != '#':
+				forms = append(forms, read[i:i+1])
+			}
+			var next []string
+			for _, o := range out {
+				for _, f := range forms {
+					next = append(next, o+f)
+				}
+			}
+			out = next
+		}
+		return out
+	}
+	checked := 0
+	for _, listed := range []struct{ name, read string }{
+		{"id", "id"}, {"ids[]", "ids[]"}, {"ids%5B%5D", "ids[]"}, {"a+b", "a b"}, {"a%20b", "a b"},
+		{"%69d", "id"}, {"q.x", "q.x"}, {"%C3%BC", "\xc3\xbc"},
+	} {
+		for _, r := range []Rules{{KeepParams: []string{listed.name}},
+			{Hosts: map[string]Rules{"h.example": {KeepParams: []string{listed.name}}}}} {
+			for _, base := range profiles {
+				p, err := base.WithRules(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, sp := range spellings(listed.read) {
+					if !utf8.ValidString(sp) {
+						continue // half a character written, half escaped: an error, not a name
+					}
+					checked++
+					a, errA := Normalize("http://h.example/p?"+sp+"=1&zz=1", p)
+					b, errB := Normalize("http://h.example/p?"+sp+"=2&zz=1", p)
+					if errA != nil || errB != nil || a == b {
+						t.Errorf("KeepParams %q in %v: %q=1 and =2 keyed %q, %q (%v, %v): the name is dropped", listed.name, p, sp, a, b, errA, errB)
+					}
+					if strings.Contains(a, "zz") {
+						t.Errorf("KeepParams %q in %v: %q keeps zz, which is not listed", listed.name, p, a)
+					}
+				}
+			}
+		}
+	}
+	if checked < 4500 {
+		t.Errorf("checked %d spellings, want the whole class", checked)
 	}
 }
 
@@ -282,9 +350,9 @@ func TestRulesDigestText(t *testing.T) {
 		want string
 	}{
 		{Rules{TrackingParams: []string{"Ref"}, SessionParams: []string{"s"}}, "tracking ref\nprefixes\nsession s\n"},
-		{Rules{KeepParams: []string{"id"}}, "tracking\nprefixes\nsession\nkeep id\n"},
+		{Rules{KeepParams: []string{"id"}}, "tracking\nprefixes\nsession\nkeep-read id\n"},
 		{Rules{Hosts: map[string]Rules{"b.example": {KeepParams: []string{"x"}}, "a.example": {}}},
-			"tracking\nprefixes\nsession\nhost a.example\ntracking\nprefixes\nsession\nhost b.example\ntracking\nprefixes\nsession\nkeep x\n"},
+			"tracking\nprefixes\nsession\nhost a.example\ntracking\nprefixes\nsession\nhost b.example\ntracking\nprefixes\nsession\nkeep-read x\n"},
 	} {
 		rs, err := internRules(c.r)
 		if err != nil {
