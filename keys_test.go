@@ -305,3 +305,76 @@ func TestOpaqueKeySteps(t *testing.T) {
 		t.Fatalf("only %d cases ran", n)
 	}
 }
+
+// TestBlobURLsKept holds plan.blob's promise as a class: in every profile
+// that reads with ParseWHATWG and has none of the archive tools' steps
+// (Crawler, WHATWG, and WHATWG with any one or two of the other steps
+// that edit blob: URLs), a blob: URL's key is WHATWG's (without its
+// fragment where the profile has RemoveFragment), so two blob: URLs a
+// blob URL store keeps apart keep two keys; NormalizeRef keys a blob:
+// target alike, from a blob: base or as an absolute reference.
+func TestBlobURLsKept(t *testing.T) {
+	inputs := []string{
+		"blob:http://h/%61bc", "blob:https://www.h/a/%7e/?utm_source=1&b=&a=1#F",
+		"BLOB:http://H/a/./b/index.html/?Q=1&sid=0123456789ABCDEF0123456789ABCDEF",
+		"blob:null/%2f%41", "blob://h./A//b/?b=1&a=2&e=", "blob://u:p@www.h/x;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA",
+		"\tblob:http://h/%61", "blob:https://h/uuid-0001?x=%7E#%61",
+	}
+	edits := []Step{UppercaseEscapes, DecodeUnreserved, TrimHostDots}
+	for s := firstKeyStep; s < keyStepsEnd; s++ {
+		if archiveToolSteps&(1<<s) == 0 {
+			edits = append(edits, s)
+		}
+	}
+	var profiles []Profile
+	for i, a := range edits {
+		for _, b := range edits[i:] {
+			for _, base := range []Profile{WHATWG, mustProfile(ParseWHATWG, RemoveFragment)} {
+				if p, err := NewProfile(append(base.Steps(), a, b)...); err == nil {
+					profiles = append(profiles, p)
+				}
+			}
+		}
+	}
+	profiles = append(profiles, Crawler)
+	n := 0
+	for _, p := range profiles {
+		ref := mustProfile(ParseWHATWG)
+		if p.Has(RemoveFragment) {
+			ref = mustProfile(ParseWHATWG, RemoveFragment)
+		}
+		for _, in := range inputs {
+			want, err := Normalize(in, ref)
+			if err != nil {
+				t.Fatalf("Normalize(%q, %v): %v", in, ref, err)
+			}
+			if got, err := Normalize(in, p); got != want || err != nil {
+				t.Errorf("Normalize(%q, %v) = %q, %v, want %q", in, p, got, err, want)
+			}
+			if got, err := NormalizeRef("http://base.example/", in, p); got != want || err != nil {
+				t.Errorf("NormalizeRef(http://base.example/, %q, %v) = %q, %v, want %q", in, p, got, err, want)
+			}
+			n++
+		}
+		// Against a blob: base: a fragment, and a relative path where
+		// the base is hierarchical.
+		for _, c := range [][2]string{
+			{"blob:http://h/%61bc", "#x"}, {"blob://h/a/%61/b?q", "c/%7e?b=1&a=2"}, {"blob://h/a/", "index.html/"},
+		} {
+			want, err := NormalizeRef(c[0], c[1], ref)
+			if err != nil {
+				t.Fatalf("NormalizeRef(%q, %q, %v): %v", c[0], c[1], ref, err)
+			}
+			if got, err := NormalizeRef(c[0], c[1], p); got != want || err != nil {
+				t.Errorf("NormalizeRef(%q, %q, %v) = %q, %v, want %q", c[0], c[1], p, got, err, want)
+			}
+		}
+	}
+	if n < 1000 {
+		t.Errorf("%d cases, want the class", n)
+	}
+	// The archive profiles edit blob: URLs, as the tools they follow do.
+	if got, _ := Normalize("blob:http://h/ABC", Archive); got != "blob:http://h/abc" {
+		t.Errorf("Normalize(blob:http://h/ABC, Archive) = %q, want the path lowercased", got)
+	}
+}

@@ -120,7 +120,7 @@ var profileRuleVersions = map[string]int{
 	"IRI":        2,
 	"POWDER":     2,
 	"WHATWG":     2,
-	"Crawler":    3,
+	"Crawler":    4,
 	"Archive":    4,
 	"Aggressive": 4,
 
@@ -206,6 +206,12 @@ func (p Profile) writeStepsDigestText(b *strings.Builder) {
 		b.WriteByte(' ')
 		b.WriteString(strconv.Itoa(stepRuleVersions[s]))
 		b.WriteByte('\n')
+	}
+	if p.plan().blob != nil {
+		// The profile keys blob: URLs as WHATWG does (plan.blob); before,
+		// its steps edited them. The line changes the digest of exactly
+		// the profiles whose keys of blob: URLs changed.
+		b.WriteString("blob as WHATWG\n")
 	}
 }
 

@@ -42,6 +42,7 @@ var recordedStepDigests = map[string]string{
 	"aggressive/3": "24eb158a8c92",
 	"archive/4":    "81843fd44ce0",
 	"aggressive/4": "24eb158a8c92",
+	"crawler/4":    "4b5840f15680",
 
 	"safebrowsing/1": "b5ee7314c212",
 	"safebrowsing/2": "884d2050452c",

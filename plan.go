@@ -71,7 +71,33 @@ type plan struct {
 	// reading of "http:0" as the host "http" and port 0 is for an input
 	// alone.
 	absRef *plan
+
+	// blob is, for a plan with ParseWHATWG whose steps would merge blob:
+	// URLs (blobEditSteps) and that has none of the archive tools' steps
+	// (archiveToolSteps), the plan a blob: URL is keyed with: ParseWHATWG
+	// with DefaultScheme and RemoveFragment where the profile has them. A
+	// blob: URL names an entry of the browser's blob URL store, which is
+	// looked up by the URL's serialization without its fragment (the
+	// File API, "resolve a blob URL"): "blob:http://h/%61bc" and
+	// "blob:http://h/abc" are two entries, which DecodeUnreserved would
+	// give one key. The archive tools (surt, urlcanon) edit every URL
+	// whatever its scheme, and the profiles that follow them do too.
+	blob *plan
 }
+
+// blobEditSteps are the steps that would edit a blob: URL beyond the
+// WHATWG URL Standard's serialization: the escape spellings, host dots,
+// and the key steps.
+const blobEditSteps = 1<<UppercaseEscapes | 1<<DecodeUnreserved | 1<<TrimHostDots | keyStepBits
+
+// archiveToolSteps are the steps that come from the archive tools (the
+// Internet Archive's surt, urlcanon's aggressive canonicalizer), which
+// read every URL case-insensitively and decoded, whatever its scheme; a
+// profile with one keys blob: URLs by its steps, as those tools do.
+const archiveToolSteps = 1<<DecodePathRepeatedly | 1<<DecodeQueryRepeatedly | 1<<LowercasePath | 1<<LowercaseQuery
+
+// blobSteps are the steps of a plan's blob plan that it keeps.
+const blobSteps = 1<<ParseWHATWG | 1<<DefaultScheme | 1<<RemoveFragment
 
 // refBaseSteps are the steps of a WHATWG plan that its refBase keeps.
 const refBaseSteps = 1<<ParseWHATWG | 1<<UppercaseEscapes | 1<<DecodeUnreserved | 1<<TrimHostDots
@@ -225,6 +251,9 @@ func internPlan(steps uint64, rules *ruleSet) *plan {
 	if pl.whatwg {
 		pl.refBase = internPlan(steps&refBaseSteps, nil)
 		pl.absRef = internPlan(steps&^(1<<DefaultScheme), rules)
+		if steps&blobEditSteps != 0 && steps&archiveToolSteps == 0 {
+			pl.blob = internPlan(steps&blobSteps, nil)
+		}
 	}
 	return pl
 }

@@ -393,6 +393,12 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	if shift, f := keyInto(&bu, pl.refBase); f != nil {
 		return "", withArg(toError(op, base, shift, f), "base")
 	}
+	if pl.blob != nil && bu.isBlob() {
+		// A blob: base: the target is a blob: URL unless the reference
+		// has a scheme of its own, and a plan without the steps that
+		// would merge blob: URLs keys both alike (see plan.blob).
+		return normalizeRefWHATWG(base, ref, pl.blob)
+	}
 	// A reference that starts with a scheme and "//" is read as an
 	// absolute URL, whatever the base ("special authority slashes state",
 	// "authority state"): when the quick scan keys it whole, that is its
@@ -402,6 +408,9 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	var h handover
 	if len(ref) <= MaxLength && u.scan(ref, pl, &h) == scanDone {
 		u.check()
+		if pl.blob != nil && u.isBlob() {
+			return keyString(op, "ref", ref, pl.blob) // (see plan.blob)
+		}
 		if pl.keys != 0 {
 			runKeyPasses(&u, pl)
 			u.check()

@@ -49,6 +49,9 @@ func keyInto(u *url, pl *plan) (int, *failure) {
 	}
 	if r == scanDone {
 		u.check()
+		if pl.blob != nil && u.isBlob() {
+			return keyBlobInto(u, pl.blob)
+		}
 		if pl.keys != 0 {
 			runKeyPasses(u, pl)
 			u.check()
@@ -81,11 +84,23 @@ func keyIntoGeneral(u *url, rawURL string, pl *plan, r scanResult, h *handover) 
 		return shift, f
 	}
 	u.check()
+	if pl.blob != nil && u.isBlob() {
+		return keyBlobInto(u, pl.blob)
+	}
 	if pl.keys != 0 {
 		runKeyPasses(u, pl)
 		u.check()
 	}
 	return shift, nil
+}
+
+// keyBlobInto writes the key of a blob: URL into u again, from the input,
+// by blob, the plan's blob plan (see plan.blob): the profile's steps
+// would have merged two entries of a blob URL store. A blob: URL is rare,
+// and checked for only in the plans that have a blob plan.
+func keyBlobInto(u *url, blob *plan) (int, *failure) {
+	*u = keyValue(u.w.src, u.w.buf[:u.w.base])
+	return keyInto(u, blob)
 }
 
 // keyString returns the key of s by pl (see keyInto), as NormalizeRef

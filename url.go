@@ -217,6 +217,10 @@ func (u *url) result() string {
 // Standard's: http, https, ws, wss, ftp, file).
 func (u *url) special() bool { return u.kind.special() }
 
+// isBlob reports whether the value is a blob: URL, as a WHATWG plan
+// writes the scheme (in lowercase).
+func (u *url) isBlob() bool { return u.schemeEnd == 4 && u.str()[:4] == "blob" }
+
 // driveLetter reports whether u's path starts with a normalized Windows
 // drive letter segment ("/C:" then the end or "/").
 func (u *url) driveLetter() bool {
