@@ -421,3 +421,58 @@ func TestErrorTextBounded(t *testing.T) {
 		t.Errorf("short input: %q", msg)
 	}
 }
+
+// TestKeyHostLengthFixedPoint checks, as a class, that the host length
+// rule applies to the host as the key writes it, in every profile: for
+// hosts whose spelling as written fits MaxHostLength and whose key's host
+// may not (Unicode labels the key writes as longer A-labels, escaped
+// Unicode, fullwidth letters the mapping shortens, an opaque host whose
+// non-ASCII the key escapes, control characters, a "www." the key
+// strips), at every length across the limit, each input is either
+// refused with ErrTooLong or an error of its own, or gives a key that is
+// a fixed point, in Normalize and as an absolute reference in
+// NormalizeRef.
+func TestKeyHostLengthFixedPoint(t *testing.T) {
+	shapes := []struct{ scheme, prefix, fill string }{
+		{"http://", "éé", "z"}, {"http://", "é.", "z"}, {"http://", "%C3%A9", "z"}, {"http://", "ＡＢ", "z"},
+		{"http://", "ß", "z"}, {"http://", "www.éé", "z"}, {"foo://", "é", "é"}, {"foo://", "a", "é"},
+		{"http://", "\b", "\b"}, {"", "éé", "z"}, {"https://", "xn--rsum-bpad.", "z"}, {"http://", "a", "%41"},
+	}
+	profiles := append(append([]Profile(nil), everyProfile...),
+		mustProfile(append(WHATWG.Steps(), StripWWW)...), mustProfile(append(RFC3986.Steps(), DefaultScheme)...))
+	accepted, refused := 0, 0
+	for _, sh := range shapes {
+		for target := MaxHostLength - 12; target <= MaxHostLength; target++ {
+			host := sh.prefix
+			for len(host)+len(sh.fill) <= target {
+				host += sh.fill
+			}
+			in := sh.scheme + host + "/p"
+			for _, p := range profiles {
+				key, err := Normalize(in, p)
+				if err != nil {
+					var e *Error
+					if !errors.As(err, &e) {
+						t.Fatalf("Normalize(%.30q…, %v): %v, want an *Error", in, p, err)
+					}
+					refused++
+					continue
+				}
+				accepted++
+				if again, err := Normalize(key, p); again != key || err != nil {
+					t.Errorf("Normalize(%.30q… (host %d bytes), %v) = %.40q… (%d bytes), which reads back as %.40q…, %v: not a fixed point",
+						in, len(host), p, key, len(key), again, err)
+				}
+				if p.Has(ParseWHATWG) && sh.scheme != "" { // (without one, a reference is a path)
+					if got, err := NormalizeRef("http://base.example/", in, p); err == nil && got != key {
+						t.Errorf("NormalizeRef(base, %.30q…, %v) = %.40q…, want Normalize's %.40q…", in, p, got, key)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d keys, %d refused", accepted, refused)
+	if accepted < 1000 || refused < 500 {
+		t.Errorf("%d keys and %d refusals: the class did not straddle the limit", accepted, refused)
+	}
+}

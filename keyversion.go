@@ -54,7 +54,7 @@ const publicSuffixListVersion = "2026-02-06"
 // the key. Bump it when any of that changes a key or an error; every
 // predefined profile's version must then be bumped too
 // (TestProfileRuleVersions).
-const coreRuleVersion = 1
+const coreRuleVersion = 2
 
 // stepRuleVersions is the version of each step's rules: bump a step's
 // entry when what it does to any key changes, and then the version of
@@ -115,17 +115,17 @@ var stepRuleVersions = [numSteps]int{
 // the new version and says what changed and why, and with the golden
 // files regenerated (docs/keys.md).
 var profileRuleVersions = map[string]int{
-	"WebCapture": 2,
-	"RFC3986":    1,
-	"IRI":        2,
-	"POWDER":     2,
-	"WHATWG":     2,
-	"Crawler":    4,
-	"Archive":    4,
-	"Aggressive": 4,
+	"WebCapture": 3,
+	"RFC3986":    2,
+	"IRI":        3,
+	"POWDER":     3,
+	"WHATWG":     3,
+	"Crawler":    5,
+	"Archive":    5,
+	"Aggressive": 5,
 
 	// Google Safe Browsing's canonicalization (safebrowsing.go).
-	"SafeBrowsing": 2,
+	"SafeBrowsing": 3,
 }
 
 // KeyVersion names what the profile's keys depend on, as space-separated

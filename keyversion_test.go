@@ -43,9 +43,18 @@ var recordedStepDigests = map[string]string{
 	"archive/4":    "81843fd44ce0",
 	"aggressive/4": "24eb158a8c92",
 	"crawler/4":    "4b5840f15680",
+	"webcapture/3": "0784d44f3460",
+	"rfc3986/2":    "1fbaaefee1fd",
+	"iri/3":        "33ec2555e3d3",
+	"powder/3":     "618cc7b2184d",
+	"whatwg/3":     "081b4aa1f942",
+	"crawler/5":    "68e498782bcf",
+	"archive/5":    "3ab7565c15fd",
+	"aggressive/5": "befc22950498",
 
 	"safebrowsing/1": "b5ee7314c212",
 	"safebrowsing/2": "884d2050452c",
+	"safebrowsing/3": "78f92f5e7ecc",
 }
 
 func stepsDigest(p Profile) string {

@@ -87,9 +87,8 @@ func normalizeRef(base, ref string, pl *plan) (string, error) {
 		return "", withArg(toError(op, abs, 0, f), "resolved")
 	}
 	e.u.check()
-	if pl.keys != 0 {
-		runKeyPasses(&e.u, pl)
-		e.u.check()
+	if f := finishKey(&e.u, abs, pl); f != nil {
+		return "", withArg(toError(op, abs, 0, f), "resolved")
 	}
 	return e.u.result(), nil
 }
@@ -411,9 +410,8 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 		if pl.blob != nil && u.isBlob() {
 			return keyString(op, "ref", ref, pl.blob) // (see plan.blob)
 		}
-		if pl.keys != 0 {
-			runKeyPasses(&u, pl)
-			u.check()
+		if f := finishKey(&u, ref, pl); f != nil {
+			return "", withArg(toError(op, ref, 0, f), "ref")
 		}
 		return u.result(), nil
 	}
@@ -471,9 +469,8 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 		}
 		return "", withArg(toError(op, ref, max(shift, 0), f), "ref")
 	}
-	if pl.keys != 0 {
-		runKeyPasses(&u, pl)
-		u.check()
+	if f := finishKey(&u, "", pl); f != nil {
+		return "", withArg(toError(op, u.result(), 0, f), "resolved")
 	}
 	return readsBack(op, u.result(), pl)
 }

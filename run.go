@@ -34,6 +34,7 @@ func keyInto(u *url, pl *plan) (int, *failure) {
 		shift, f := safeBrowsingInto(u, rawURL) // its own reader (safebrowsing.go)
 		if f == nil {
 			u.check()
+			f = finishKey(u, rawURL, pl) // (no key steps: the host's length)
 		}
 		return shift, f
 	}
@@ -52,11 +53,7 @@ func keyInto(u *url, pl *plan) (int, *failure) {
 		if pl.blob != nil && u.isBlob() {
 			return keyBlobInto(u, pl.blob)
 		}
-		if pl.keys != 0 {
-			runKeyPasses(u, pl)
-			u.check()
-		}
-		return 0, nil
+		return 0, finishKey(u, rawURL, pl) // (the scan reads only untrimmed input)
 	}
 	return keyIntoGeneral(u, rawURL, pl, r, &h)
 }
@@ -87,11 +84,59 @@ func keyIntoGeneral(u *url, rawURL string, pl *plan, r scanResult, h *handover) 
 	if pl.blob != nil && u.isBlob() {
 		return keyBlobInto(u, pl.blob)
 	}
+	return shift, finishKey(u, rawURL, pl)
+}
+
+// finishKey runs pl's key passes on u, the key pl.base wrote of the input
+// src, then checks the key's host (keyHostFits): every writer of a key
+// ends here.
+func finishKey(u *url, src string, pl *plan) *failure {
 	if pl.keys != 0 {
 		runKeyPasses(u, pl)
 		u.check()
 	}
-	return shift, nil
+	if u.hostEnd-u.hostStart > MaxHostLength {
+		return keyHostFits(u, src, pl)
+	}
+	return nil
+}
+
+// keyHostFits returns ErrTooLong when the key's host is longer than
+// MaxHostLength as the profile measures it when the key is read again: as
+// written (RFC 3986), with each triplet one byte (the WHATWG URL
+// Standard's parser, parse.go; DecodeAll, which decodes the input once),
+// or decoded until no escape is left (Safe Browsing). The input's host passed that rule, but the key
+// may write it longer: A-labels are longer than the Unicode labels they
+// spell ("éé" and 1020 "z" is 1,024 bytes, 1,031 as "xn--…"), and an
+// opaque host's non-ASCII is written as triplets. Such a key would be
+// refused when read again, so the input is refused: every key is a fixed
+// point, in every profile. src is the input, for the failure's offset
+// ("": none).
+func keyHostFits(u *url, src string, pl *plan) *failure {
+	host := u.str()[u.hostStart:u.hostEnd]
+	n := len(host)
+	switch {
+	case pl.safeBrowsing: // it decodes the whole URL until no escape is left
+		n = len(decodeRepeatedlyInPlace([]byte(host)))
+	case pl.whatwg || pl.decodeAll: // each triplet one byte (DecodeAll: decoded once)
+		n = decodedLength(host)
+	}
+	if n <= MaxHostLength {
+		return nil
+	}
+	// The offset of the input's host, where the input is read as written
+	// (no tabs or newlines for the WHATWG URL Standard to remove, a
+	// scheme of its own): the error path only.
+	in, _, _ := trim(src)
+	off := -1
+	if !strings.ContainsAny(in, "\t\n\r") {
+		var p parts
+		p.split(in, pl.syn)
+		if p.hasAuth {
+			off = p.hostStart
+		}
+	}
+	return fail(ComponentHost, off, ErrTooLong, "host longer than MaxHostLength as the key writes it")
 }
 
 // keyBlobInto writes the key of a blob: URL into u again, from the input,

@@ -473,11 +473,9 @@ func (s *sbWriter) hostRewrite(h string, i int, cls uint8) *failure {
 	if len(b) == 0 {
 		return fail(ComponentHost, i, ErrInvalidHost, "host of dots only")
 	}
-	if len(b) > MaxHostLength {
-		// A-labels are longer than the labels they spell: the key's host
-		// must pass the length rule the key is read back by.
-		return fail(ComponentHost, i, ErrTooLong, "host longer than MaxHostLength as A-labels")
-	}
+	// (A host longer than MaxHostLength as the key writes it, in
+	// A-labels, is refused after the key is written, as in every
+	// profile: keyHostFits.)
 	var ip [48]byte
 	switch {
 	case len(b) > 2 && b[0] == '[' && b[len(b)-1] == ']':

@@ -772,7 +772,7 @@ func TestSafeBrowsingProfile(t *testing.T) {
 	if s, err := ParseStep("parsesafebrowsing"); s != ParseSafeBrowsing || err != nil {
 		t.Errorf("ParseStep = %v, %v", s, err)
 	}
-	if kv := SafeBrowsing.KeyVersion(); kv != "safebrowsing/2 unicode-"+UnicodeVersion {
+	if kv := SafeBrowsing.KeyVersion(); kv != "safebrowsing/"+strconv.Itoa(profileRuleVersions["SafeBrowsing"])+" unicode-"+UnicodeVersion {
 		t.Errorf("SafeBrowsing.KeyVersion() = %q", kv)
 	}
 	for s := Step(0); s < numSteps; s++ {
