@@ -64,7 +64,8 @@
 // decoding never moves the host. Every error is an [*Error] wrapping one of
 // the Err* sentinels; on error the string result is "". Inputs longer than
 // [MaxLength] and hosts longer than [MaxHostLength] are rejected before any
-// other work, and all work is linear in the input. The policy, rule by
+// other work (a host also when its key writes it longer), and all work is
+// linear in the input. The policy, rule by
 // rule with examples, is docs/hostile-inputs.md in the module's
 // repository; every step, with an example and the profiles that run it,
 // docs/steps.md.

@@ -11,7 +11,9 @@ const MaxLength = 4 << 20
 
 // MaxHostLength is the longest host, in bytes as written, that the package
 // accepts; it is checked before any IDNA or NFC work (whose cost grows
-// faster than the input in golang.org/x/net/idna).
+// faster than the input in golang.org/x/net/idna), and again on the host
+// as the key writes it (A-labels are longer than the labels they spell),
+// so that every key can be read again.
 const MaxHostLength = 1024
 
 // trim removes leading and trailing spaces and C0 controls, as browsers
