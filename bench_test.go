@@ -1,9 +1,13 @@
 package canon
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 var benchInputs = []struct{ class, in string }{
@@ -172,6 +176,85 @@ func TestNoAllocs(t *testing.T) {
 	}
 	if got := allocsPerRun(100, func() { Resolve("http://a/b/c", "http://x/y") }); got != 0 {
 		t.Errorf("Resolve of an absolute reference: %v allocs, want 0", got)
+	}
+}
+
+// copiesByDesign reports whether normalizing key again under p allocates
+// by a rule of its own, which TestCanonicalKeysNoAllocs leaves out:
+// POWDER's DecodeAll defines its work on the input decoded (a new string)
+// when the key holds an escape, and a host with a non-ASCII character or
+// an escape is decoded and goes through golang.org/x/net/idna (IRI's
+// labels; in every profile, the reading of a numeric host as a browser
+// reads it, hostView), which allocates.
+func copiesByDesign(key string, p Profile) bool {
+	if p.Has(DecodeAll) && strings.Contains(key, "%") {
+		return true
+	}
+	r, err := Parse(key)
+	return err == nil && (!isASCII(r.Host) || strings.Contains(r.Host, "%"))
+}
+
+// TestCanonicalKeysNoAllocs holds "return the input when it is already
+// canonical" over the corpus (bench/testdata's real and messy URLs;
+// every 8th with -short), in every profile: each key, normalized again,
+// is the key itself, returned without an allocation. A pass that copies
+// the key before it knows it will change it (a path with ";" or "(" but
+// no session id, an escape that decoding writes back as it was) fails
+// here with the keys it copied. copiesByDesign says which keys are left
+// out, and why.
+func TestCanonicalKeysNoAllocs(t *testing.T) {
+	var inputs []string
+	for _, f := range []string{"real.txt", "messy.txt"} {
+		b, err := os.ReadFile(filepath.Join("bench", "testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			if !testing.Short() || i%8 == 0 {
+				inputs = append(inputs, l)
+			}
+		}
+	}
+	on := checkValue != nil
+	setValueChecks(false)
+	defer setValueChecks(on)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // (as testing.AllocsPerRun: no other goroutine's mallocs)
+	var before, after runtime.MemStats
+	for _, p := range everyProfile {
+		var keys []string
+		for _, in := range inputs {
+			if key, err := Normalize(in, p); err == nil && !copiesByDesign(key, p) {
+				keys = append(keys, key)
+			}
+		}
+		// All the keys in one measurement (two per key cost a minute);
+		// where it counts any allocation, each key alone.
+		runtime.ReadMemStats(&before)
+		same := true
+		for _, key := range keys {
+			again, _ := Normalize(key, p)
+			same = same && unsafe.StringData(again) == unsafe.StringData(key)
+		}
+		runtime.ReadMemStats(&after)
+		if after.Mallocs == before.Mallocs && same {
+			continue
+		}
+		copied := 0
+		for _, key := range keys {
+			var again string
+			// Over 20 runs: one may refill a sync.Pool that a collection
+			// emptied.
+			n := testing.AllocsPerRun(20, func() { again, _ = Normalize(key, p) })
+			if n != 0 || unsafe.StringData(again) != unsafe.StringData(key) {
+				if copied++; copied <= 5 {
+					t.Errorf("Normalize(%q, %s), a key, allocates %v times (the same string: %v)",
+						key, name(p), n, unsafe.StringData(again) == unsafe.StringData(key))
+				}
+			}
+		}
+		if copied > 0 {
+			t.Errorf("%s: %d of %d keys copied when normalized again", name(p), copied, len(keys))
+		}
 	}
 }
 

@@ -294,6 +294,9 @@ func (u *url) removeUserinfo() {
 // leaves the work to this function.
 func (k *keyPass) removePathSessionIDs() bool {
 	u := k.u
+	if !k.rs.hasPathSessionIDs(k.view()[u.pathStart:u.pathEnd]) {
+		return false // (read only: the key is not copied)
+	}
 	b := k.own() // the cutter compacts the path in place
 	n := k.rs.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
 	if u.pathStart+n < u.pathEnd {
@@ -604,12 +607,16 @@ func (k *keyPass) sortQuery(whole bool) {
 // set, "%" and "\\" encoded, then spliced in.
 func (k *keyPass) decodeRepeatedly(i, j int, set uint16) {
 	u := k.u
-	if strings.IndexByte(u.str()[i:j], '%') < 0 {
-		return
+	isPath := i == u.pathStart && j == u.pathEnd
+	lowered := k.pl.has(LowercasePath) // (LowercaseQuery for the query)
+	if !isPath {
+		lowered = k.pl.has(LowercaseQuery)
+	}
+	if !decodingChanges(u.str()[i:j], set, isPath, lowered) {
+		return // (read only: the key is not copied)
 	}
 	b := k.own()
 	c := decodeRepeatedlyInPlace(b[i:j])
-	isPath := i == u.pathStart && j == u.pathEnd
 	if isPath && len(c) > 0 && c[0] == '/' {
 		// By the rule of the profile's parser, which needs ParseWHATWG:
 		// the key is read again so ("file:///C:/.." keeps its drive).
@@ -629,6 +636,39 @@ func (k *keyPass) decodeRepeatedly(i, j int, set uint16) {
 		w.guard(from)
 	}
 	u.splice(i, j, from)
+}
+
+// decodingChanges reports whether decodeRepeatedly changes the component
+// c (a path when isPath), reading it only: whether it holds a byte the
+// encoding writes as a triplet (set, "%", "\\"), a triplet of a byte it
+// writes as itself, or in lowercase hex (unless lowered: a step after it
+// lowercases the component, LowercasePath or LowercaseQuery, and writes
+// the hex back in lowercase), a "%" that starts no triplet, a "%25" that
+// decoding makes the start of another ("%2541"), or, in a path, a dot
+// segment. A key that is canonical already is not copied: most escapes in
+// a key are of bytes the key must escape ("%20").
+func decodingChanges(c string, set uint16, isPath, lowered bool) bool {
+	if strings.IndexByte(c, '%') < 0 {
+		return false // nothing to decode: the pass does nothing
+	}
+	for x := 0; x < len(c); x++ {
+		v := c[x]
+		if v != '%' {
+			if encodeSet[v]&set != 0 || v == '\\' {
+				return true
+			}
+			continue
+		}
+		if !validEscape(c, x) || !lowered && (!isUpperHex(c[x+1]) || !isUpperHex(c[x+2])) {
+			return true
+		}
+		v = tripletValue(c, x)
+		if encodeSet[v]&set == 0 && v != '%' && v != '\\' || v == '%' && validEscape(c, x+2) {
+			return true
+		}
+		x += 2
+	}
+	return isPath && len(c) > 0 && c[0] == '/' && hasDotSegment(c)
 }
 
 // endsInDotSegment reports whether the last segment of path is "." or

@@ -293,17 +293,28 @@ func (r *ruleSet) cutPathSessionIDs(path []byte) int {
 	// Path parameters first, then ticket segments, so that a segment
 	// which is a ticket once its parameters are gone ("(S(id));jsessionid=
 	// <id>") goes in the same call and a second call changes nothing.
-	n := r.cutPathParams(path)
-	return cutTicketSegments(path[:n])
+	n := r.cutPathParams(path, true)
+	return cutTicketSegments(path[:n], true)
+}
+
+// hasPathSessionIDs reports whether cutPathSessionIDs would cut any of
+// path, reading it only: a key whose path holds a ";" or a "(" and no
+// session id (a Wikipedia article with a parenthesis) is not copied. When
+// no parameter goes, the ticket segments are those of path as it is.
+func (r *ruleSet) hasPathSessionIDs(path []byte) bool {
+	return r.cutPathParams(path, false) < len(path) || cutTicketSegments(path, false) < len(path)
 }
 
 // cutPathParams removes the path parameters ";name=value" for which
-// isSessionID holds, in place, and returns the new length.
-func (r *ruleSet) cutPathParams(path []byte) int {
+// isSessionID holds, in place (with write; without, path is only read),
+// and returns the new length.
+func (r *ruleSet) cutPathParams(path []byte, write bool) int {
 	w := 0
 	for i := 0; i < len(path); {
 		if path[i] != ';' {
-			path[w] = path[i]
+			if write {
+				path[w] = path[i]
+			}
 			w++
 			i++
 			continue
@@ -316,7 +327,10 @@ func (r *ruleSet) cutPathParams(path []byte) int {
 			end++
 		}
 		if eq < 0 || !r.isSessionID(path[i+1:eq], path[eq+1:end]) {
-			w += copy(path[w:], path[i:end])
+			if write {
+				copy(path[w:], path[i:end])
+			}
+			w += end - i
 		}
 		i = end
 	}
@@ -324,8 +338,9 @@ func (r *ruleSet) cutPathParams(path []byte) int {
 }
 
 // cutTicketSegments removes the segments for which aspnetTicketSegment
-// holds, with the "/" after them, in place, and returns the new length.
-func cutTicketSegments(path []byte) int {
+// holds, with the "/" after them, in place (with write; without, path is
+// only read), and returns the new length.
+func cutTicketSegments(path []byte, write bool) int {
 	w := 0
 	for i := 0; i < len(path); {
 		// path[i-1] is still the input byte: w < i, or w == i and
@@ -340,7 +355,9 @@ func cutTicketSegments(path []byte) int {
 				continue
 			}
 		}
-		path[w] = path[i]
+		if write {
+			path[w] = path[i]
+		}
 		w++
 		i++
 	}
