@@ -66,6 +66,12 @@
 //	-format format
 //		The output format: text (the default), tsv, jsonl, surt or
 //		expressions; see Formats.
+//	-header
+//		With -format tsv: write "#canon " and the key version of the
+//		profile (with -steps and -rules) as the first line, and write a
+//		TAB, CR, LF or "\" of an input as \t, \r, \n or \\, so that the
+//		input field is the input byte for byte. Write an index that
+//		-rekey will migrate so; see Rekey.
 //	-u
 //		Print each key once, in order of first occurrence. Memory grows
 //		with the number of distinct keys.
@@ -122,6 +128,9 @@
 // come first. A TAB or a CR inside the input is written as a space in
 // the input field (an LF cannot occur inside a line), so that the
 // columns always hold; that field is then not byte for byte the input.
+// With -header, the first line is "#canon " and the key version, and the
+// input field escapes those bytes and "\" instead (\t, \r, \n, \\):
+// it is the input byte for byte.
 //
 // surt: the SURT of the key instead of the key, in the form CDX indexes
 // (the Wayback Machine, pywb) key URLs by, as canon.SURT writes it and
@@ -229,11 +238,12 @@
 //	crawler     Crawler(ParseWHATWG RemoveFragment ...)
 //	            key version crawler/1 unicode-17.0.0
 //
-// Store it beside the keys. Keys made under one key version are the keys
-// canon makes under it; when the key version changes (a new release of
-// canon, a Go toolchain with other Unicode tables), some keys may change,
-// and -rekey finds them. It reads lines as -format tsv wrote them, input
-// TAB key, and writes
+// Store it beside the keys: -format tsv -header writes it as the first
+// line of the index, "#canon crawler/5 unicode-15.0.0". Keys made under
+// one key version are the keys canon makes under it; when the key version
+// changes (a new release of canon, a Go toolchain with other Unicode
+// tables), some keys may change, and -rekey finds them. It reads lines as
+// -format tsv wrote them, input TAB key, and writes
 //
 //	input TAB oldkey TAB newkey
 //
@@ -241,8 +251,18 @@
 // -base as the earlier run had it) makes now, in input order, and nothing
 // for the others: the changes an index of keys needs, e.g.
 //
-//	canon -p crawler -format tsv < links.txt > index.tsv     # then
-//	canon -p crawler -rekey < index.tsv > changed.tsv        # later
+//	canon -p crawler -format tsv -header < links.txt > index.tsv  # then
+//	canon -p crawler -rekey < index.tsv > changed.tsv             # later
+//
+// An index that starts with the header line is read with its input
+// fields escaped; its key version is compared with the one the profile
+// makes now, and standard error says when they are the same (no key
+// should change) or of two profiles (an archive index rekeyed with -p
+// crawler, a forgotten -p). The output then starts with the header of
+// the key version of its new keys, and its lines echo the input field
+// as the index holds it. An index without the header is read as -format tsv writes
+// without -header: its input fields as they are. A line may be as long
+// as an input of canon.MaxLength escaped, a TAB and its key.
 //
 // An empty oldkey is an input that had no key then (it failed, or was
 // blank) and has one now. An empty newkey is an input that had a key and
@@ -251,10 +271,11 @@
 // fails now, a blank input and a blank line give nothing. A line without
 // exactly one TAB (not what -format tsv writes; -u -c adds a count
 // column) is reported as "line N: not an "input TAB key" line" and gives
-// nothing. A CR before the LF is dropped, as in the other modes. The
-// input field is read as it is written: a TAB or CR that was inside the
-// original input is a space there (see Formats), and its new key is that
-// of the field. -rekey cannot be combined with -u, -equal, -explain,
+// nothing. A CR before the LF is dropped, as in the other modes. Without
+// the header, the input field is read as it is written: a TAB or CR that
+// was inside the original input is a space there (see Formats), and its
+// new key is that of the field; with it, a "\" that starts none of the
+// four escapes fails the line. -rekey cannot be combined with -u, -equal, -explain,
 // -skip-invalid, -format jsonl or surt, or URL arguments. The exit
 // status is 0 when no line failed, 1 otherwise.
 //

@@ -36,6 +36,8 @@ type config struct {
 	urls         []string
 	rulesFile    string          // -rules: a JSON file of canon.Rules
 	schemes      map[string]bool // -schemes: the schemes whose keys are written; nil for all
+	header       bool            // -header: -format tsv starts with the "#canon" line and escapes its fields
+	escapedTSV   bool            // -rekey: the input starts with the "#canon" header, its fields escaped
 }
 
 // schemeAllowed reports whether key (a URL's key, which starts with its
@@ -196,6 +198,9 @@ input had no key then; an empty newkey: it fails now (reported on
 standard error, exit 1). A line that failed then and fails now gives
 nothing. A line without exactly one TAB is reported and skipped (exit
 1). Keys made under the KeyVersion -list-profiles shows need no rekey.
+Write the index with -format tsv -header: its first line names the key
+version, and its input fields are escaped, so -rekey reads each input
+byte for byte (a file without the header is read as it is written).
 
 Exit status: 0 every line normalized or blank (-equal: the same key), 1
 some line failed (-equal: different keys), 2 usage error (a bad -base too)
@@ -223,6 +228,7 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.StringVar(&cfg.file, "f", "", "read URLs from `FILE` instead of standard input (\"-\": standard input)")
 	fs.BoolVar(&cfg.equal, "equal", false, "with two URL arguments: exit 0 if they have the same key, 1 if not")
 	fs.BoolVar(&cfg.explain, "explain", false, "for each URL, print it and each step that changes it, as \"  Step: before -> after\" lines,\nthen an empty line (-format jsonl: a \"changes\" array in each record; see above)")
+	fs.BoolVar(&cfg.header, "header", false, "with -format tsv: write \"#canon KEYVERSION\" as the first line (the key version the keys are\nmade under, which -rekey reads) and write a TAB, CR, LF or \"\\\" of an input as \\t \\r \\n \\\\ (see Rekey)")
 	fs.BoolVar(&cfg.rekey, "rekey", false, "read \"input TAB key\" lines (an earlier -format tsv) and write \"input TAB oldkey TAB newkey\"\nfor each line whose key the profile now makes differently (see above)")
 	fs.StringVar(&cfg.rulesFile, "rules", "", "apply the canon.Rules in the JSON `FILE` to the profile (WithRules): parameter names to drop\nor keep, per host too; they act through RemoveTrackingParams and RemoveSessionIDs (see above)")
 	fs.Func("schemes", "write keys only for URLs whose key has one of the schemes in the comma-separated `list`\n(e.g. http,https); a line with another scheme is skipped: no key, not a failure (see above)", func(v string) error {
@@ -307,6 +313,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 		}
 	default:
 		return nil, exitUsage, fmt.Errorf("unknown format %q: want text, tsv, jsonl, surt or expressions", cfg.format)
+	}
+	if cfg.header && (cfg.format != "tsv" || cfg.rekey) {
+		return nil, exitUsage, errors.New("-header needs -format tsv (and -rekey writes one when its input has one)")
 	}
 	if cfg.explain {
 		// -explain writes blocks, or jsonl records with the changes;

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/seed15588f71/canon"
 )
 
 // pipeSize returns the buffer size of the pipe f.
@@ -79,7 +81,7 @@ func TestMappedLongLineMemory(t *testing.T) {
 	}
 	defer m.close()
 	var long int
-	readMapped(m, func() *batch { return new(batch) }, func(b *batch) {
+	readMapped(m, canon.MaxLength+1, func() *batch { return new(batch) }, func(b *batch) {
 		if b.long {
 			long++
 		}

@@ -123,7 +123,7 @@ func TestReadMapped(t *testing.T) {
 			t.Fatalf("%s: prepareInput did not map a regular file", name)
 		}
 		seq, pos := 0, m.start
-		readMapped(m, func() *batch { seq++; return &batch{seq: seq - 1} }, func(b *batch) {
+		readMapped(m, canon.MaxLength+1, func() *batch { seq++; return &batch{seq: seq - 1} }, func(b *batch) {
 			start := b.mapEnd - len(b.data)
 			switch {
 			case b.long && (b.mapEnd-pos <= canon.MaxLength+1 || len(b.data) != 0):
@@ -227,7 +227,7 @@ func TestReadBatches(t *testing.T) {
 			for _, eofWithData := range []bool{false, true} {
 				var got []string
 				seq := 0
-				err := readBatches(&chunkReader{in, size, eofWithData}, func() *batch { seq++; return &batch{seq: seq - 1} }, func(b *batch) {
+				err := readBatches(&chunkReader{in, size, eofWithData}, canon.MaxLength+1, func() *batch { seq++; return &batch{seq: seq - 1} }, func(b *batch) {
 					if b.long {
 						got = append(got, tooLong)
 						return

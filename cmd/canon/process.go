@@ -74,6 +74,14 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 			defer catchFault(stderr)
 		}
 	}
+	if cfg.rekey {
+		var code int
+		if in, code = readIndexHeader(cfg, in, w); code != exitOK {
+			return code
+		}
+	} else if cfg.header {
+		writeIndexHeader(w.out, cfg.profile)
+	}
 	var err error
 	if cfg.workers == 1 {
 		// One worker: read, normalize and write in turn, with no
@@ -86,6 +94,80 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 		err = processParallel(cfg, in, w)
 	}
 	return w.finish(err)
+}
+
+// indexHeader starts the first line of a -format tsv -header output:
+// "#canon " and the KeyVersion of the profile that made its keys. It
+// names the version -rekey migrates from, and says that the input fields
+// are escaped (appendTSVField); a file without it is read as the tsv the
+// command writes without -header, whose fields are not.
+const indexHeader = "#canon "
+
+func writeIndexHeader(out *bufio.Writer, p canon.Profile) {
+	out.WriteString(indexHeader)
+	out.WriteString(p.KeyVersion())
+	out.WriteByte('\n')
+}
+
+// readIndexHeader reads the header line of a -rekey input, if it has one
+// (see indexHeader): it then reads the fields as escaped, compares the
+// index's key version with the one the keys are made under now (and says
+// on standard error when they are the same, or of two profiles: a
+// forgotten -p lists every key of another profile as changed), counts the
+// line, and writes the header of the key version of the output's keys.
+// It returns the input to read the lines from.
+func readIndexHeader(cfg *config, in io.Reader, w *output) (io.Reader, int) {
+	var first []byte
+	if m := w.mapped; m != nil {
+		first, _ = nextLine(m.data[m.start:])
+	} else {
+		br := bufio.NewReaderSize(in, 64<<10)
+		in = br
+		if p, _ := br.Peek(len(indexHeader)); string(p) != indexHeader {
+			return in, exitOK
+		}
+		line, err := br.ReadSlice('\n')
+		if err != nil && err != io.EOF {
+			fmt.Fprintln(w.stderr, "canon: reading input: the header line:", err)
+			return in, exitProblem
+		}
+		first, _ = nextLine(line)
+		first = slices.Clone(first)
+	}
+	if !bytes.HasPrefix(first, []byte(indexHeader)) {
+		return in, exitOK
+	}
+	if m := w.mapped; m != nil {
+		if k := bytes.IndexByte(m.data[m.start:], '\n'); k >= 0 {
+			m.start += k + 1
+		} else {
+			m.start = len(m.data) // the header alone, without a line end
+		}
+	}
+	old := strings.TrimSpace(string(first[len(indexHeader):]))
+	now := cfg.profile.KeyVersion()
+	switch {
+	case old == now:
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %q, the key version this build makes: no key should change\n", old)
+	case keyVersionProfile(old) != keyVersionProfile(now):
+		// Rekeying to another profile is a use of -rekey too, but a
+		// forgotten -p is the likelier one: said, not refused.
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %q, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", old, now)
+	}
+	cfg.escapedTSV = true
+	w.lines++ // (the header is line 1 of the input)
+	writeIndexHeader(w.out, cfg.profile)
+	return in, exitOK
+}
+
+// keyVersionProfile returns the profile part of a KeyVersion: "crawler"
+// of "crawler/3+rules-4a7e… unicode-15.0.0", "custom" of a profile made
+// with steps.
+func keyVersionProfile(kv string) string {
+	if i := strings.IndexAny(kv, "/- "); i >= 0 {
+		return kv[:i]
+	}
+	return kv
 }
 
 // catchFault, deferred, ends the command with an error when its
@@ -167,11 +249,27 @@ func readInput(cfg *config, in io.Reader, m *mappedInput, send func(*batch)) err
 		return nil
 	}
 	if m != nil {
-		readMapped(m, next, send)
+		readMapped(m, maxLineBytes(cfg), next, send)
 		return nil
 	}
-	return readBatches(in, next, send)
+	return readBatches(in, maxLineBytes(cfg), next, send)
 }
+
+// maxLineBytes is the longest line the readers keep: a URL of
+// canon.MaxLength and a "\r"; with -rekey, a line -format tsv writes,
+// its input escaped (two bytes for each at most: appendTSVField), a TAB,
+// its key and a "\r". A key is at most three bytes for each byte of the
+// input and 16 more (a byte written as a triplet; "http://", a "/").
+func maxLineBytes(cfg *config) int {
+	if cfg.rekey {
+		return 2*canon.MaxLength + 1 + maxKeyBytes + 1
+	}
+	return canon.MaxLength + 1
+}
+
+// maxKeyBytes bounds the length of a key of an input of canon.MaxLength
+// bytes (the library's tests hold every key to it).
+const maxKeyBytes = 3*canon.MaxLength + 16
 
 // output writes batches in order: keys (or the -u state), errors on
 // standard error with their line numbers, and progress.
@@ -265,11 +363,11 @@ func (w *output) finish(readErr error) int {
 
 // readBatches reads r into batches of whole lines and passes each to
 // send once it holds batchBytes/4 or more (or at the end). A line that
-// does not fit a batch makes the batch grow, up to twice canon.MaxLength;
-// one that fills that is dropped as it is read and sent as a batch of its
-// own with long set, so that memory stays bounded (normalizeBatch fails
-// the shorter ones that are too long).
-func readBatches(r io.Reader, next func() *batch, send func(*batch)) error {
+// does not fit a batch makes the batch grow, up to twice maxLine (see
+// maxLineBytes); one that fills that is dropped as it is read and sent as
+// a batch of its own with long set, so that memory stays bounded
+// (normalizeBatch fails the shorter ones that are too long).
+func readBatches(r io.Reader, maxLine int, next func() *batch, send func(*batch)) error {
 	b := next()
 	b.data = slices.Grow(b.data[:0], batchBytes)
 	lineEnd := 0      // b.data[:lineEnd] is whole lines
@@ -278,7 +376,7 @@ func readBatches(r io.Reader, next func() *batch, send func(*batch)) error {
 		if len(b.data) == cap(b.data) {
 			// A full buffer holds no line end (lines are sent once a
 			// quarter of it is read): one line longer than a read.
-			if len(b.data) > canon.MaxLength+1 { // +1: a "\r"
+			if len(b.data) > maxLine {
 				skipping, b.data = true, b.data[:0]
 			} else {
 				b.data = slices.Grow(b.data, len(b.data))
@@ -328,15 +426,15 @@ func readBatches(r io.Reader, next func() *batch, send func(*batch)) error {
 
 // readMapped passes the mapped input m to send in batches of whole lines
 // that point into the mapping. A batch ends at the first line end
-// batchBytes or more on. A line longer than canon.MaxLength+1 (a "\r"
-// may follow the URL) that crosses that point is sent as a long batch of
-// its own, its pages released as they are searched, so that memory stays
-// bounded; a shorter one stays in the batch, and normalizeBatch fails it.
-func readMapped(m *mappedInput, next func() *batch, send func(*batch)) {
+// batchBytes or more on. A line longer than maxLine (see maxLineBytes)
+// that crosses that point is sent as a long batch of its own, its pages
+// released as they are searched, so that memory stays bounded; a shorter
+// one stays in the batch, and normalizeBatch fails it.
+func readMapped(m *mappedInput, maxLine int, next func() *batch, send func(*batch)) {
 	data := m.data
 	for pos := m.start; pos < len(data); {
 		end := min(pos+batchBytes, len(data))
-		limit := min(end+canon.MaxLength+2, len(data))
+		limit := min(end+maxLine+1, len(data)) // +1: the "\n"
 		if k := bytes.IndexByte(data[end:limit], '\n'); k >= 0 {
 			end += k + 1
 		} else {
@@ -349,7 +447,7 @@ func readMapped(m *mappedInput, next func() *batch, send func(*batch)) {
 			pos = end
 			continue
 		}
-		// The line that crosses pos+batchBytes goes on for MaxLength+2
+		// The line that crosses pos+batchBytes goes on for maxLine+1
 		// bytes: send the lines before it, then skip it.
 		lineAt := pos + bytes.LastIndexByte(data[pos:pos+batchBytes], '\n') + 1
 		if lineAt > pos {
@@ -596,7 +694,7 @@ func (b *batch) skip(cfg *config, in string) {
 // renderNoKey appends the text or tsv line for an input without a key.
 func renderNoKey(dst []byte, cfg *config, in string) []byte {
 	if cfg.format == "tsv" {
-		dst = appendTSVField(dst, in)
+		dst = appendTSVField(dst, in, cfg.header)
 		dst = append(dst, '\t')
 	}
 	return append(dst, '\n')
@@ -617,7 +715,7 @@ func render(dst []byte, cfg *config, in, key string, count int) []byte {
 			dst = strconv.AppendInt(dst, int64(count), 10)
 			dst = append(dst, '\t')
 		}
-		dst = appendTSVField(dst, in)
+		dst = appendTSVField(dst, in, cfg.header)
 		dst = append(dst, '\t')
 		dst = append(dst, key...)
 	case "jsonl":
@@ -688,17 +786,61 @@ func appendCount(dst []byte, n int) []byte {
 	return append(dst, s...)
 }
 
-// appendTSVField writes s with TAB, CR and LF replaced by spaces, so that
-// the columns stay intact.
-func appendTSVField(dst []byte, s string) []byte {
+// appendTSVField writes the input s as a tsv field. With escape (-header)
+// a TAB, CR, LF or "\\" in it is written "\\t", "\\r", "\\n" or "\\\\", so
+// that the columns stay intact and -rekey reads the input back byte for
+// byte (unescapeTSVField); without, a TAB, CR or LF is written as a
+// space, which keeps the columns but not the input.
+func appendTSVField(dst []byte, s string, escape bool) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '\t' || c == '\n' || c == '\r' {
-			c = ' '
+		switch {
+		case c != '\t' && c != '\r' && c != '\n' && c != '\\':
+			dst = append(dst, c)
+		case !escape && c == '\\':
+			dst = append(dst, c)
+		case !escape:
+			dst = append(dst, ' ')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		default:
+			dst = append(dst, '\\', '\\')
 		}
-		dst = append(dst, c)
 	}
 	return dst
+}
+
+// unescapeTSVField appends the input an escaped tsv field f stands for
+// (see appendTSVField) to dst, and reports false when f holds a "\\"
+// that starts none of the four escapes.
+func unescapeTSVField(dst, f []byte) ([]byte, bool) {
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if c != '\\' {
+			dst = append(dst, c)
+			continue
+		}
+		if i++; i == len(f) {
+			return dst, false
+		}
+		switch f[i] {
+		case 't':
+			dst = append(dst, '\t')
+		case 'r':
+			dst = append(dst, '\r')
+		case 'n':
+			dst = append(dst, '\n')
+		case '\\':
+			dst = append(dst, '\\')
+		default:
+			return dst, false
+		}
+	}
+	return dst, true
 }
 
 // appendJSONString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"unsafe"
 
 	"github.com/seed15588f71/canon"
@@ -14,10 +15,10 @@ import (
 func rekeyBatch(cfg *config, b *batch) {
 	if b.long {
 		b.nlines = 1
-		b.rekeyFail(0, errLineTooLong)
+		b.rekeyFail(0, errRekeyLineTooLong)
 		return
 	}
-	var buf []byte
+	var buf, field []byte
 	data := b.data
 	for i := 0; len(data) > 0; i++ {
 		var line []byte
@@ -31,7 +32,16 @@ func rekeyBatch(cfg *config, b *batch) {
 			b.rekeyFail(i, errNotTSV)
 			continue
 		}
-		in := unsafe.String(unsafe.SliceData(line), tab)
+		input := line[:tab]
+		if cfg.escapedTSV && bytes.IndexByte(input, '\\') >= 0 {
+			var ok bool
+			if field, ok = unescapeTSVField(field[:0], input); !ok {
+				b.rekeyFail(i, errBadEscape)
+				continue
+			}
+			input = field
+		}
+		in := unsafe.String(unsafe.SliceData(input), len(input))
 		old := unsafe.String(unsafe.SliceData(line[tab+1:]), len(line)-tab-1)
 		var key string
 		var fail *lineError
@@ -40,7 +50,7 @@ func rekeyBatch(cfg *config, b *batch) {
 			// Failed as the other modes fail it, without quoting
 			// 4 MiB of input in the error.
 			fail = &errLineTooLong
-		case isBlank(line[:tab]):
+		case isBlank(input):
 			// A blank input has no key, as in the other modes.
 		default:
 			var err error
@@ -73,6 +83,24 @@ func rekeyBatch(cfg *config, b *batch) {
 // errNotTSV is the error of a -rekey line that is not "input TAB key".
 var errNotTSV = lineError{
 	msg:    `not an "input TAB key" line (-rekey reads what -format tsv writes, without -u -c)`,
+	kind:   "error",
+	offset: -1,
+}
+
+// errRekeyLineTooLong is the error of a -rekey line longer than
+// maxLineBytes: more than an input of canon.MaxLength, escaped, a TAB and
+// its key.
+var errRekeyLineTooLong = lineError{
+	msg:       "line longer than " + strconv.Itoa(maxLineBytes(&config{rekey: true})) + " bytes (an input of canon.MaxLength, escaped, a TAB and its key)",
+	kind:      "ErrTooLong",
+	component: canon.ComponentURL.String(),
+	offset:    -1,
+}
+
+// errBadEscape is the error of a -rekey line whose input field, in a file
+// with the "#canon" header, holds a "\\" that starts no escape.
+var errBadEscape = lineError{
+	msg:    `input field with a "\" that is not one of \t \r \n \\ (-format tsv escapes those four after its "#canon" header)`,
 	kind:   "error",
 	offset: -1,
 }

@@ -175,3 +175,92 @@ func TestListProfilesKeyVersion(t *testing.T) {
 		t.Errorf("-list-profiles -p crawler -steps -SortQuery lacks the changed profile's %q:\n%s", want, list)
 	}
 }
+
+// TestRekeyHeader checks the index header and the escaped input field:
+// an index written with -format tsv -header names its key version and
+// rekeys to nothing under the same profile, whatever TAB, CR or "\" its
+// inputs hold (from a pipe and from a file); an index without the header
+// is read as written; another profile's index is said on standard
+// error; a "\" that starts no escape fails its line.
+func TestRekeyHeader(t *testing.T) {
+	inputs := []string{"http://h/a\tb", "http://h/a\\b", "http://h/x\\ty", "http://h/\rz?\\", "HTTP://H/?b&a", "  \t", "http://a b/", "http://h/\\\\\\t"}
+	in := strings.Join(inputs, "\n") + "\n"
+	index, _, _ := canonCmd(t, in, "-p", "crawler", "-format", "tsv", "-header")
+	header := "#canon " + canon.Crawler.KeyVersion() + "\n"
+	if !strings.HasPrefix(index, header) || strings.Count(index, "\n") != len(inputs)+1 {
+		t.Fatalf("index %q: want the header %q and a line per input", index, header)
+	}
+	for i, l := range strings.Split(strings.TrimSuffix(index, "\n"), "\n")[1:] {
+		field, _, _ := strings.Cut(l, "\t")
+		if got, ok := unescapeTSVField(nil, []byte(field)); !ok || string(got) != inputs[i] {
+			t.Errorf("index line %d: field %q reads back as %q (%v), want %q", i+2, field, got, ok, inputs[i])
+		}
+	}
+	file := filepath.Join(t.TempDir(), "index.tsv")
+	if err := os.WriteFile(file, []byte(index), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	same := "canon: -rekey: the index was made under \"" + canon.Crawler.KeyVersion() + "\", the key version this build makes: no key should change\n"
+	for _, src := range [][]string{nil, {"-f", file}} {
+		for _, j := range []string{"1", "3"} {
+			args := append([]string{"-p", "crawler", "-rekey", "-q", "-j", j}, src...)
+			stdin := index
+			if src != nil {
+				stdin = ""
+			}
+			out, errOut, code := canonCmd(t, stdin, args...)
+			if out != header || code != exitOK || errOut != same {
+				t.Errorf("canon %q on the index: %q, stderr %q, exit %d; want the header alone and %q", args, out, errOut, code, same)
+			}
+		}
+	}
+	// Without the header: the fields as written (what -format tsv
+	// writes without -header), so an input that held a TAB has the key
+	// of its field, with a space.
+	old, _, _ := canonCmd(t, "http://h/a\tb\n", "-p", "crawler", "-format", "tsv")
+	if out, _, _ := canonCmd(t, old, "-p", "crawler", "-rekey"); out != "http://h/a b\thttp://h/ab\thttp://h/a%20b\n" {
+		t.Errorf("rekey of an index without the header: %q", out)
+	}
+	// Another profile: said, and rekeyed.
+	out, errOut, _ := canonCmd(t, header+"http://www.example.com/A/\thttp://www.example.com/A/\n", "-p", "archive", "-rekey")
+	if out != "#canon "+canon.Archive.KeyVersion()+"\nhttp://www.example.com/A/\thttp://www.example.com/A/\thttp://example.com/a\n" || !strings.Contains(errOut, "another profile") {
+		t.Errorf("rekey of a crawler index with -p archive: %q, stderr %q", out, errOut)
+	}
+	// A "\" that starts no escape.
+	out, errOut, code := canonCmd(t, header+"http://h/\\x\thttp://h/%5Cx\n", "-p", "crawler", "-rekey", "-q")
+	if out != header || code != exitFailed {
+		t.Errorf("rekey of a bad escape: %q, stderr %q, exit %d", out, errOut, code)
+	}
+	if _, errOut, _ := canonCmd(t, header+"http://h/\\x\thttp://h/%5Cx\n", "-p", "crawler", "-rekey"); !strings.Contains(errOut, "line 2: input field with a \"\\\" that is not one of") {
+		t.Errorf("rekey of a bad escape: stderr %q, want line 2 named", errOut)
+	}
+	if _, errOut, code := canonCmd(t, "", "-header"); code != exitUsage || !strings.Contains(errOut, "-header needs -format tsv") {
+		t.Errorf("-header without -format tsv: %q, exit %d", errOut, code)
+	}
+}
+
+// TestRekeyLongLines checks that -rekey keeps a line -format tsv -header
+// wrote for an input near canon.MaxLength whose key is longer than the
+// input (each non-ASCII byte an escape): input, TAB and key pass 4 MiB,
+// from a pipe and from a file.
+func TestRekeyLongLines(t *testing.T) {
+	in := "http://h/" + strings.Repeat("é", (canon.MaxLength-20)/2) + "\t\\"
+	index, _, code := canonCmd(t, in+"\n", "-p", "whatwg", "-format", "tsv", "-header")
+	if code != exitOK || len(index) < canon.MaxLength*2 {
+		t.Fatalf("index of %d bytes, exit %d", len(index), code)
+	}
+	file := filepath.Join(t.TempDir(), "index.tsv")
+	if err := os.WriteFile(file, []byte(index), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-rekey", "-p", "whatwg"}, {"-rekey", "-p", "whatwg", "-f", file}} {
+		stdin := index
+		if len(args) > 3 {
+			stdin = ""
+		}
+		out, errOut, code := canonCmd(t, stdin, args...)
+		if out != "#canon "+canon.WHATWG.KeyVersion()+"\n" || code != exitOK {
+			t.Errorf("canon %q on a line of %d bytes: %.80q, stderr %.200q, exit %d", args, len(index), out, errOut, code)
+		}
+	}
+}
