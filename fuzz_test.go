@@ -412,20 +412,30 @@ func FuzzParse(f *testing.F) {
 func FuzzResolve(f *testing.F) {
 	var ex []resolutionExample
 	loadJSON(f, "rfc-resolution.json", &ex)
-	for _, c := range ex {
-		f.Add(c.Base, c.Ref)
+	for i, c := range ex {
+		f.Add(c.Base, c.Ref, seedProfileBits(i), uint8(i))
 	}
-	for _, s := range seedInputs(f)[:200] {
-		f.Add("http://a/b/c/d;p?q", s)
+	for i, s := range seedInputs(f)[:200] {
+		f.Add("http://a/b/c/d;p?q", s, seedProfileBits(i), uint8(i))
 	}
 	// References whose resolution could make a path read back as an
 	// authority.
-	f.Add("foo:/a/b", "..//x")
-	f.Add("file:/a/b", "c/../..//evil.com/x")
-	f.Add("http://good.com/", "///evil.com/x")
-	f.Add("foo:", "%2F%2Fx")
-	f.Fuzz(func(t *testing.T, base, ref string) {
+	f.Add("foo:/a/b", "..//x", uint64(0), uint8(0))
+	f.Add("file:/a/b", "c/../..//evil.com/x", uint64(0), uint8(0))
+	f.Add("http://good.com/", "///evil.com/x", uint64(0), uint8(0))
+	f.Add("foo:", "%2F%2Fx", uint64(0), uint8(0))
+	f.Fuzz(func(t *testing.T, base, ref string, steps uint64, rules uint8) {
 		checkRefAuthority(t, base, ref)
+		// A profile of random steps, when NewProfile accepts them, with
+		// random Rules: its NormalizeRef keeps the error contract and
+		// gives a fixed point of the profile.
+		if p, ok := profileFromBits(steps, rules); ok {
+			if got, err := NormalizeRef(base, ref, p); err != nil {
+				checkError(t, "NormalizeRef", base+" "+ref, got, err)
+			} else if again, err := Normalize(got, p); again != got || err != nil {
+				t.Fatalf("NormalizeRef(%q, %q, %v) = %q; Normalize of that = %q, %v: not idempotent", base, ref, p, got, again, err)
+			}
+		}
 		got, err := Resolve(base, ref)
 		if err != nil {
 			checkError(t, "Resolve", base+" "+ref, got, err)

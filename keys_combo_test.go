@@ -19,12 +19,19 @@ var comboBases = []Profile{{}, WebCapture, RFC3986, IRI, POWDER, WHATWG, MustPro
 // of each list (a session name with any value, a tracking name and a
 // tracking prefix), and host rules (a keep-only list on the seeds' host
 // "h", a prefix on example.com, and an empty rule for "www.h", which
-// StripWWW can turn into "h").
+// StripWWW can turn into "h"), and a keep-only list of names written with
+// escapes and "+" (read as a server reads them) with host rules keyed by
+// an IPv4 address, an IPv6 address and an internationalized domain.
 var comboRules = []Rules{{}, {TrackingParams: []string{"ref"}, TrackingPrefixes: []string{"pk_"}, SessionParams: []string{"sessid"}},
 	{TrackingParams: []string{"ref"}, Hosts: map[string]Rules{
 		"h":           {KeepParams: []string{"a", "k", "q"}, SessionParams: []string{"sessid"}},
 		"example.com": {TrackingPrefixes: []string{"x"}},
 		"www.h":       {},
+	}},
+	{KeepParams: []string{"ids[]", "%69d", "a+b", "q"}, Hosts: map[string]Rules{
+		"10.0.0.1":       {KeepParams: []string{"x%5B%5D"}},
+		"[::1]":          {SessionParams: []string{"s"}},
+		"résumé.example": {TrackingParams: []string{"t"}, KeepParams: []string{"k"}},
 	}}}
 
 // profileFromBits makes a profile of the steps whose bits are set in
