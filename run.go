@@ -53,7 +53,14 @@ func keyInto(u *url, pl *plan) (int, *failure) {
 		if pl.blob != nil && u.isBlob() {
 			return keyBlobInto(u, pl.blob)
 		}
-		return 0, finishKey(u, rawURL, pl) // (the scan reads only untrimmed input)
+		if pl.keys != 0 {
+			runKeyPasses(u, pl)
+			u.check()
+		}
+		if u.hostEnd-u.hostStart > MaxHostLength { // (finishKey, inline on the path of most URLs)
+			return 0, keyHostFits(u, rawURL, pl) // (the scan reads only untrimmed input)
+		}
+		return 0, nil
 	}
 	return keyIntoGeneral(u, rawURL, pl, r, &h)
 }

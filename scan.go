@@ -144,27 +144,27 @@ func (u *url) scan(s string, pl *plan, ho *handover) scanResult {
 		pl.fileLocalhost && kind == schemeFile && strings.EqualFold(host, "localhost"):
 		return scanNone
 	}
+	if seen&fUpper != 0 {
+		// Lowercasing starts a copy: not for an authority the scan hands
+		// over ("JeremyCline:pw@h", whose userinfo it read as a host).
+		if !scanAuthorityEnds(s, k) {
+			return scanNone
+		}
+		w.lower(h, k)
+	} else {
+		w.run(h, k)
+	}
 	hostEnd := k
 
-	// Port (§3.2.3, §6.2.3), read before the host is written: an
-	// authority the scan hands over (a userinfo, "JeremyCline:pw@h") must
-	// not have started the output with a lowercased copy of it.
-	port := -1
+	// Port (§3.2.3, §6.2.3).
 	if k < n && s[k] == ':' {
-		if k, port = scanPort(s, k); port < 0 {
+		var ok bool
+		if k, ok = u.scanWritePort(s, pl, k, kind); !ok {
 			return scanNone
 		}
 	}
 	if k < n && s[k] != '/' && s[k] != '?' && s[k] != '#' {
 		return scanNone // a byte the host may not hold
-	}
-	if seen&fUpper != 0 {
-		w.lower(h, hostEnd)
-	} else {
-		w.run(h, hostEnd)
-	}
-	if port >= 0 && !pl.dropsPort(kind, port) {
-		w.run(hostEnd, k)
 	}
 	u.schemeEnd, u.authStart = i, i+3
 	u.hasAuth, u.hostStart, u.hostEnd = true, i+3, i+3+len(host)
@@ -177,6 +177,36 @@ func (u *url) scan(s string, pl *plan, ho *handover) scanResult {
 	// The path's own bytes are the engine's, from the path on.
 	u.w.truncate(u.authEnd)
 	return scanFromPath
+}
+
+// scanWritePort reads the port after the ":" at s[colon] (scanPort) and
+// writes it with its ":", unless the plan's port rule drops it (RFC 3986
+// §6.2.3, a scheme's default port). It returns where the port ends, and
+// false where the port is the engine's to read. Most URLs have no port:
+// scan, which every URL goes through, leaves the port's work to this
+// function and keeps only the test for a ":".
+func (u *url) scanWritePort(s string, pl *plan, colon int, kind schemeKind) (int, bool) {
+	k, v := scanPort(s, colon)
+	if v < 0 {
+		return k, false
+	}
+	if !pl.dropsPort(kind, v) {
+		u.w.run(colon, k)
+	}
+	return k, true
+}
+
+// scanAuthorityEnds reports whether the authority the scan read up to
+// s[k] ends there as the scan reads it: a port it takes, then the end, or
+// "/", "?" or "#" (what scan checks after writing the host and port).
+func scanAuthorityEnds(s string, k int) bool {
+	if k < len(s) && s[k] == ':' {
+		var v int
+		if k, v = scanPort(s, k); v < 0 {
+			return false
+		}
+	}
+	return k == len(s) || s[k] == '/' || s[k] == '?' || s[k] == '#'
 }
 
 // scanPort reads the port after the ":" at s[colon] and returns where it
