@@ -363,8 +363,8 @@ func (rs *ruleSet) forHost(host string) *ruleSet {
 		// A host in Unicode (an IRI's) is read as its A-labels (a copy:
 		// host may lie in a buffer on the caller's stack).
 		a, err := idnaProfile.ToASCII(strings.Clone(host))
-		if err != nil {
-			return rs
+		if err != nil || a == "" {
+			return rs // no domain ("ｘｎ--" maps to nothing): no host's rules
 		}
 		host = a
 	case hasUpperASCII(host):

@@ -416,3 +416,19 @@ func TestStrippableMemo(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestRulesForHostEmptyASCII checks a Unicode host whose A-labels are
+// empty (IDNA maps "ｘｎ--" to nothing) against Rules with Hosts: no
+// host's rules, and no panic (FuzzNormalize found an index of the empty
+// host).
+func TestRulesForHostEmptyASCII(t *testing.T) {
+	rs, err := internRules(Rules{Hosts: map[string]Rules{"10.0.0.1": {KeepParams: []string{"x"}}, "example.com": {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"ｘｎ--", "ｘｎ--.", "\u00ad", "."} {
+		if got := rs.forHost(h); got != rs {
+			t.Errorf("forHost(%q) = a host's rules, want the top-level ones", h)
+		}
+	}
+}
