@@ -116,11 +116,44 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 	return u.w.buf[:u.w.base+len(b)], nil
 }
 
-// NormalizeRef makes ref absolute against base by the profile's rule, RFC
-// 1808 §4 for profiles with [ResolveRFC1808] (WebCapture) and RFC 3986
-// §5.2 otherwise, then normalizes the result as [Normalize] does. base
-// must have a scheme; it is not normalized first, so its fragment and
-// dot segments take part in resolution as the RFCs say.
+// NormalizeRef resolves ref against base and returns the key of the
+// target, as [Normalize] makes it under p. How ref is resolved depends on
+// how p reads URLs:
+//
+//   - A profile with [ParseWHATWG] (WHATWG, Crawler, Archive, Aggressive)
+//     resolves as the WHATWG URL Standard's basic URL parser does with base
+//     as the base URL: the target is the href of new URL(ref, base),
+//     before the profile's other steps. base is read first, alone, as the
+//     standard reads a URL (its dot segments removed); "\" is "/" in
+//     special URLs; a reference that starts with the base's special
+//     scheme is relative unless "//" follows it ("http:g" against
+//     "http://a/b/c/d" is "http://a/b/c/g", "http:/g" is "http://a/g"),
+//     one with another scheme is read alone ("https:g" is "https://g/");
+//     and against a base with an opaque path ("mailto:x@y") only a
+//     fragment resolves: any other reference, the empty one too, is an
+//     error.
+//   - [SafeBrowsing] resolves as WHATWG does, then canonicalizes the target
+//     as Google Safe Browsing's "URLs and Hashing" does any URL (every
+//     escape decoded, so "x%252Fy" against "http://a/b" is "http://a/x/y").
+//   - A profile with [ResolveRFC1808] (WebCapture) resolves by RFC 1808 §4:
+//     a reference with a scheme is absolute ("http:g" is "http:g", which
+//     has no host: an error), a reference of ";params" alone keeps the
+//     base's last segment (";x" against "http://a/b/c/d;p?q" is
+//     "http://a/b/c/d;x"), "." and ".." are removed by RFC 1808's rules
+//     ("../../../g" is "http://a/../g"), and the empty reference is the
+//     base with its fragment (which WebCapture then removes).
+//   - Every other profile (RFC3986, IRI, POWDER) resolves by RFC 3986 §5.2,
+//     strict, as [Resolve] does: a reference with a scheme is absolute even
+//     when the scheme is the base's ("http:g" is "http:g": an error), ";x"
+//     is a segment like any other ("http://a/b/c/;x"), and ".." never
+//     climbs above the root ("../../../g" is "http://a/g").
+//
+// base must have a scheme in every profile ([DefaultScheme] adds none to
+// it). Under the RFC rules base is not normalized before resolution, so
+// its dot segments take part in it as the RFCs say: "g" against
+// "http://a/b/.." is "http://a/b/g" under RFC3986 and "http://a/g" under
+// WHATWG. Its fragment is never the target's (but for RFC 1808's empty
+// reference).
 func NormalizeRef(base, ref string, p Profile) (string, error) {
 	pl := p.plan()
 	if pl.whatwg {
