@@ -6,8 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// Sentinel errors. Every error the package returns is an [*Error] that
-// wraps exactly one of them, so callers can test the cause with errors.Is.
+// Sentinel errors. Every error a function of URLs returns (Normalize,
+// AppendNormalized, NormalizeRef, Equal, Resolve, Parse, Explain, SURT,
+// LookupExpressions, ...) is an [*Error] that wraps exactly one of them,
+// so callers can test the cause with errors.Is. Building a profile is
+// another matter: NewProfile and WithRules return a plain error naming
+// the step or rule, WithRules' wrapping [ErrUnusedRules] for rules the
+// profile would never use.
 var (
 	// ErrRelative: the input has no scheme where an absolute URI is
 	// needed (Normalize in every profile but POWDER, the base of Resolve).

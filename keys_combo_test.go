@@ -26,12 +26,12 @@ var comboRules = []Rules{{}, {TrackingParams: []string{"ref"}, TrackingPrefixes:
 	{TrackingParams: []string{"ref"}, Hosts: map[string]Rules{
 		"h":           {KeepParams: []string{"a", "k", "q"}, SessionParams: []string{"sessid"}},
 		"example.com": {TrackingPrefixes: []string{"x"}},
-		"www.h":       {},
+		"www.h":       {SessionParams: []string{"w"}},
 	}},
 	{KeepParams: []string{"ids[]", "%69d", "a+b", "q"}, Hosts: map[string]Rules{
 		"10.0.0.1":       {KeepParams: []string{"x%5B%5D"}},
 		"[::1]":          {SessionParams: []string{"s"}},
-		"résumé.example": {TrackingParams: []string{"t"}, KeepParams: []string{"k"}},
+		"résumé.example": {SessionParams: []string{"t"}, KeepParams: []string{"k"}},
 	}}}
 
 // profileFromBits makes a profile of the steps whose bits are set in
@@ -49,10 +49,37 @@ func profileFromBits(steps uint64, rules uint8) (Profile, bool) {
 	if err != nil {
 		return Profile{}, false
 	}
-	if p, err = p.WithRules(comboRules[int(rules)%len(comboRules)]); err != nil {
+	if p, err = p.WithRules(rulesUsedBy(p, comboRules[int(rules)%len(comboRules)])); err != nil {
 		return Profile{}, false
 	}
 	return p, true
+}
+
+// rulesUsedBy returns the part of r that p uses, which WithRules accepts:
+// without the lists of steps p lacks, and without the hosts whose rules
+// are then empty or that no key of p has as its host.
+func rulesUsedBy(p Profile, r Rules) Rules {
+	lists := func(l Rules) Rules {
+		if !p.Has(RemoveTrackingParams) {
+			l.TrackingParams, l.TrackingPrefixes, l.KeepParams = nil, nil, nil
+		}
+		if !p.Has(RemoveSessionIDs) {
+			l.SessionParams = nil
+		}
+		return l
+	}
+	out := lists(r)
+	out.Hosts = nil
+	for h, hr := range r.Hosts {
+		hr = lists(hr)
+		if _, err := p.WithRules(Rules{KeepParams: out.KeepParams, Hosts: map[string]Rules{h: hr}}); err == nil {
+			if out.Hosts == nil {
+				out.Hosts = map[string]Rules{}
+			}
+			out.Hosts[h] = hr
+		}
+	}
+	return out
 }
 
 // checkKeyInvariants asserts what every key of every profile must be:
@@ -124,7 +151,10 @@ func TestKeyStepPathClass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _ := p.WithRules(comboRules[1])
+		r, err := p.WithRules(rulesUsedBy(p, comboRules[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
 		profiles = append(profiles, p, r)
 	}
 	prefixes := []string{"http://h", "foo://h", "foo:", "file://", "file://h", "HTTP://WWW.h.com:80"}
@@ -159,7 +189,10 @@ func TestKeyStepOpaquePath(t *testing.T) {
 	opaque := []string{"data:text/plain,x", "mailto:a@b", "javascript:f()", "foo:", "urn:isbn:1"}
 	queryAll := MustProfile(ParseWHATWG, DefaultScheme, DecodeQueryRepeatedly, RemoveSessionIDs, LowercaseQuery,
 		RemoveTrackingParams, RemoveEmptyParams, RemoveEmptyQuery, SortQueryPairs)
-	queryAll, _ = queryAll.WithRules(comboRules[1])
+	queryAll, err := queryAll.WithRules(comboRules[1])
+	if err != nil {
+		t.Fatal(err)
+	}
 	profiles := append(append([]Profile(nil), keyProfiles...), queryAll)
 	for _, base := range comboBases {
 		if base.Has(ParseWHATWG) {
@@ -170,7 +203,9 @@ func TestKeyStepOpaquePath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, _ = p.WithRules(comboRules[1])
+		if p, err = p.WithRules(comboRules[1]); err != nil {
+			t.Fatal(err)
+		}
 		profiles = append(profiles, p)
 	}
 	for _, o := range opaque {

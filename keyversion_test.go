@@ -173,7 +173,8 @@ func TestKeyVersionCustom(t *testing.T) {
 	if (Profile{}).KeyVersion() == kv {
 		t.Errorf("the zero Profile has the KeyVersion of %v", custom)
 	}
-	if r := withRules(custom, Rules{SessionParams: []string{"s"}}).KeyVersion(); r == kv {
+	sessions := MustProfile(LowercaseScheme, LowercaseHost, StripWWW, RemoveSessionIDs)
+	if r := withRules(sessions, Rules{SessionParams: []string{"s"}}).KeyVersion(); r == sessions.KeyVersion() {
 		t.Errorf("rules added, KeyVersion unchanged: %q", r)
 	}
 

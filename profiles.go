@@ -234,22 +234,6 @@ func (p Profile) String() string {
 	return b.String()
 }
 
-// WithRules returns p with its rules replaced by r (see [Rules]). The
-// rules only act through the steps RemoveTrackingParams and
-// RemoveSessionIDs; WithRules does not add those steps. Two profiles are
-// == when they have the same steps and the same rules, compared as sets
-// of lowercased names (and domains); String prints the rules after the
-// steps.
-//
-//	p, err := canon.Crawler.WithRules(canon.Rules{TrackingPrefixes: []string{"pk_"}})
-func (p Profile) WithRules(r Rules) (Profile, error) {
-	rs, err := internRules(r)
-	if err != nil {
-		return Profile{}, err
-	}
-	return profileOf(p.plan().steps, rs), nil
-}
-
 // Rules returns a copy of the profile's rules, lowercased and sorted,
 // with the domains of Hosts as WithRules normalized them: WithRules of it
 // gives the profile back.

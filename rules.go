@@ -16,7 +16,9 @@ import (
 // where KeepParams is set, every name not in it), RemoveSessionIDs drops
 // SessionParams. Names are compared with the parameter name as written in
 // the key (after the profile's own decoding: Crawler decodes "%75tm" to
-// "utm"), ASCII letters case-insensitively.
+// "utm"), ASCII letters case-insensitively. [Profile.WithRules] refuses
+// rules the profile would never use (a list whose step it lacks, a host
+// no key has), with an error wrapping [ErrUnusedRules].
 //
 // Rules marshal to and from JSON with encoding/json, as the command's
 // -rules FILE reads them:
@@ -60,8 +62,11 @@ type Rules struct {
 	// address or an IPv6 address in brackets, any letter case, a final
 	// "." ignored; an IP address matches only itself. A host's Rules may
 	// not have Hosts of their own. The host a rule is matched against is
-	// the key's, after the profile's host steps (StripWWW: a rule for
-	// "www.example.com" never matches a host StripWWW stripped).
+	// the key's, after the profile's host steps, and a key must be a host
+	// as the key writes it: under StripWWW, a rule for "www.example.com"
+	// (whose key host is "example.com") is refused, as is "0x7f.1" under
+	// ParseWHATWG (which writes it 127.0.0.1). A host's Rules must have a
+	// list.
 	Hosts map[string]Rules `json:",omitempty"`
 }
 

@@ -2,6 +2,7 @@ package canon
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -250,11 +251,11 @@ func TestRulesHostsMerge(t *testing.T) {
 // the same rules in any order and case, different otherwise, and that
 // bad keys and nested Hosts are refused.
 func TestRulesHostsCompare(t *testing.T) {
-	a, err := Crawler.WithRules(Rules{Hosts: map[string]Rules{"Example.COM.": {TrackingParams: []string{"B", "a"}}, "x.org": {}}})
+	a, err := Crawler.WithRules(Rules{Hosts: map[string]Rules{"Example.COM.": {TrackingParams: []string{"B", "a"}}, "x.org": {SessionParams: []string{"s"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Crawler.WithRules(Rules{Hosts: map[string]Rules{"x.org": {}, "example.com": {TrackingParams: []string{"a", "b", "a"}}}})
+	b, _ := Crawler.WithRules(Rules{Hosts: map[string]Rules{"x.org": {SessionParams: []string{"S"}}, "example.com": {TrackingParams: []string{"a", "b", "a"}}}})
 	c, _ := Crawler.WithRules(Rules{Hosts: map[string]Rules{"example.com": {TrackingParams: []string{"a", "b"}}}})
 	d, _ := Crawler.WithRules(Rules{Hosts: map[string]Rules{"example.com": {SessionParams: []string{"a", "b"}}}})
 	e, _ := Crawler.WithRules(Rules{Hosts: map[string]Rules{"example.com": {TrackingParams: []string{"a"}}, "EXAMPLE.com": {TrackingParams: []string{"b"}}}})
@@ -267,10 +268,10 @@ func TestRulesHostsCompare(t *testing.T) {
 	if c != e {
 		t.Errorf("one domain in two cases is not merged: %v, %v", c, e)
 	}
-	if want := "[host=example.com{tracking=a,b} host=x.org{}]"; !strings.HasSuffix(a.String(), want) {
+	if want := "[host=example.com{tracking=a,b} host=x.org{session=s}]"; !strings.HasSuffix(a.String(), want) {
 		t.Errorf("String() = %q, want the suffix %q", a.String(), want)
 	}
-	idn, err := Crawler.WithRules(Rules{Hosts: map[string]Rules{"bücher.example": {}}})
+	idn, err := Crawler.WithRules(Rules{Hosts: map[string]Rules{"bücher.example": {SessionParams: []string{"s"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,11 +302,12 @@ func TestRulesJSON(t *testing.T) {
 	for _, r := range []Rules{
 		{},
 		{TrackingParams: []string{"ref"}},
-		{TrackingPrefixes: []string{"pk_"}, SessionParams: []string{"sessid"}, KeepParams: []string{"id"}},
-		{Hosts: map[string]Rules{"example.com": {KeepParams: []string{"id"}}, "x.example.com": {}, "[::1]": {SessionParams: []string{"s"}}}},
+		{TrackingPrefixes: []string{"pk_"}, SessionParams: []string{"sessid"}},
+		{SessionParams: []string{"sessid"}, KeepParams: []string{"id"}},
+		{Hosts: map[string]Rules{"example.com": {KeepParams: []string{"id"}}, "x.example.com": {SessionParams: []string{"x"}}, "[::1]": {SessionParams: []string{"s"}}}},
 		{TrackingParams: []string{"B", "a"}, Hosts: map[string]Rules{"Bücher.example": {TrackingPrefixes: []string{"x_"}}}},
 	} {
-		p, err := Archive.WithRules(r)
+		p, err := Crawler.WithRules(r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +321,7 @@ func TestRulesJSON(t *testing.T) {
 		if err := dec.Decode(&back); err != nil {
 			t.Fatalf("%s: %v", data, err)
 		}
-		q, err := Archive.WithRules(back)
+		q, err := Crawler.WithRules(back)
 		if err != nil || q != p {
 			t.Errorf("rules %+v: JSON %s gives %v, %v, want %v", r, data, q, err, p)
 		}
@@ -431,4 +433,128 @@ func TestRulesForHostEmptyASCII(t *testing.T) {
 			t.Errorf("forHost(%q) = a host's rules, want the top-level ones", h)
 		}
 	}
+}
+
+// TestWithRulesUnused checks the class of rules a profile would never
+// use: WithRules refuses each list under every profile without the step
+// that reads it, with an error wrapping ErrUnusedRules that names the
+// field and the step, and accepts it under every profile with that step,
+// where the list then changes a key (so an accepted rule is one that
+// fires). The same at the top level and for a host.
+func TestWithRulesUnused(t *testing.T) {
+	profiles := append([]Profile(nil), everyProfile...)
+	for _, base := range comboBases {
+		profiles = append(profiles, MustProfile(append(base.Steps(), RemoveTrackingParams, RemoveSessionIDs)...))
+	}
+	// Each list, with a URL whose key it changes: the parameter it
+	// names is dropped, or (KeepParams) another one is.
+	lists := []struct {
+		r    Rules
+		step Step
+		in   string
+	}{
+		{Rules{TrackingParams: []string{"zz"}}, RemoveTrackingParams, "http://example.com/p?a=1&zz=2"},
+		{Rules{TrackingPrefixes: []string{"zz_"}}, RemoveTrackingParams, "http://example.com/p?a=1&zz_b=2"},
+		{Rules{KeepParams: []string{"a"}}, RemoveTrackingParams, "http://example.com/p?a=1&zz=2"},
+		{Rules{SessionParams: []string{"zz"}}, RemoveSessionIDs, "http://example.com/p?a=1&zz=2"},
+	}
+	n := 0
+	for _, p := range profiles {
+		for _, l := range lists {
+			for _, r := range []Rules{l.r, {Hosts: map[string]Rules{"example.com": l.r}}} {
+				q, err := p.WithRules(r)
+				if !p.Has(l.step) {
+					if !errors.Is(err, ErrUnusedRules) || !strings.Contains(err.Error(), l.step.String()) ||
+						!strings.Contains(err.Error(), "Params") && !strings.Contains(err.Error(), "Prefixes") {
+						t.Errorf("%v.WithRules(%+v) = %v, want an ErrUnusedRules naming the field and %v", p, r, err, l.step)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%v.WithRules(%+v): %v", p, r, err)
+				}
+				without, err1 := Normalize(l.in, p)
+				with, err2 := Normalize(l.in, q)
+				if err1 != nil || err2 != nil || with == without {
+					t.Errorf("%v.WithRules(%+v) accepted, and Normalize(%q) is %q (%v) with it, %q (%v) without: a rule that does not fire",
+						p, r, l.in, with, err2, without, err1)
+				}
+				n++
+			}
+		}
+	}
+	// A keep-only list and tracking names for the same hosts: the
+	// tracking names are never read.
+	for _, r := range []Rules{
+		{KeepParams: []string{"a"}, TrackingParams: []string{"b"}},
+		{KeepParams: []string{"a"}, TrackingPrefixes: []string{"b"}},
+		{KeepParams: []string{"a"}, Hosts: map[string]Rules{"example.com": {TrackingParams: []string{"b"}}}},
+		{Hosts: map[string]Rules{"example.com": {KeepParams: []string{"a"}, TrackingPrefixes: []string{"b"}}}},
+		{Hosts: map[string]Rules{"example.com": {}}},
+	} {
+		if _, err := Crawler.WithRules(r); !errors.Is(err, ErrUnusedRules) {
+			t.Errorf("Crawler.WithRules(%+v) = %v, want ErrUnusedRules", r, err)
+		}
+	}
+	// Tracking names at the top level and a keep-only list for one host
+	// are both read: the names on every other host.
+	if _, err := Crawler.WithRules(Rules{TrackingParams: []string{"b"}, Hosts: map[string]Rules{"example.com": {KeepParams: []string{"a"}}}}); err != nil {
+		t.Errorf("top-level TrackingParams with a host's KeepParams: %v", err)
+	}
+	// A malformed rule is not an unused one.
+	if _, err := WHATWG.WithRules(Rules{TrackingParams: []string{"a=b"}}); err == nil || errors.Is(err, ErrUnusedRules) {
+		t.Errorf("WHATWG.WithRules of a malformed name: %v, want the name's error first", err)
+	}
+	t.Logf("%d accepted lists fired", n)
+}
+
+// TestWithRulesHostKeys checks host keys against what the key writes: a
+// host's rules are accepted exactly when they fire on the URL of that
+// host ("http://HOST/?zz=1" loses zz), under profiles that rewrite hosts
+// (StripWWW, StripWWWN, the WHATWG host parser's IPv4 and IPv6
+// serializations, HostToUnicode), read through rules built without the
+// check.
+func TestWithRulesHostKeys(t *testing.T) {
+	hosts := []string{"example.com", "www.example.com", "www1.example.com", "www.www.example.com", "WWW.Example.COM.",
+		"www.gov.uk", "www.co.uk", "wwwx.example.com", "0x7f.1", "127.0.0.1", "1.2.3", "[::1]", "[0:0::1]", "[::FFFF:1.2.3.4]",
+		"bücher.example", "xn--bcher-kva.example", "www.bücher.example", "a_b.example", "xn--a.example", "h", "www.h"}
+	profiles := []Profile{Crawler, Archive, Aggressive}
+	for _, base := range []Profile{RFC3986, IRI, WebCapture, WHATWG} {
+		for _, extra := range [][]Step{nil, {StripWWW}, {StripWWWN}} {
+			if p, err := NewProfile(slices.Concat(base.Steps(), extra, []Step{RemoveSessionIDs})...); err == nil {
+				profiles = append(profiles, p)
+			}
+		}
+	}
+	accepted, refused := 0, 0
+	for _, p := range profiles {
+		for _, h := range hosts {
+			r := Rules{Hosts: map[string]Rules{h: {SessionParams: []string{"zz"}}}}
+			rs, err := internRules(r)
+			if err != nil {
+				t.Fatalf("internRules(%+v): %v", r, err)
+			}
+			unchecked := profileOf(p.plan().steps, rs)
+			in := "http://" + h + "/?zz=1"
+			key, kerr := Normalize(in, unchecked)
+			fires := kerr == nil && !strings.Contains(key, "zz=")
+			_, err = p.WithRules(r)
+			switch {
+			case err == nil && !fires:
+				t.Errorf("%v.WithRules(host %q) accepted, but Normalize(%q) = %q, %v: the rule does not fire", p, h, in, key, kerr)
+			case err != nil && fires:
+				t.Errorf("%v.WithRules(host %q) = %v, but the rule fires: Normalize(%q) = %q", p, h, err, in, key)
+			case err != nil && !errors.Is(err, ErrUnusedRules):
+				t.Errorf("%v.WithRules(host %q) = %v, want ErrUnusedRules", p, h, err)
+			case err != nil:
+				refused++
+			default:
+				accepted++
+			}
+		}
+	}
+	if accepted == 0 || refused == 0 {
+		t.Errorf("%d host rules accepted, %d refused: the class has both", accepted, refused)
+	}
+	t.Logf("%d accepted, %d refused", accepted, refused)
 }
