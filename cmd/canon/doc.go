@@ -7,6 +7,7 @@
 //	canon -explain [-p profile] [-steps list] [-format jsonl] [URL ...]
 //	canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
 //	canon -rekey [-p profile] [-steps list] [-base URL] [-f FILE]
+//	canon -keyversion [-p profile] [-steps list] [-rules FILE]
 //	canon -list-profiles
 //
 // With URL arguments canon normalizes those; otherwise it reads one URL
@@ -109,11 +110,16 @@
 //		earlier version of canon, and write "input TAB oldkey TAB newkey"
 //		for each line whose key the profile now makes differently; see
 //		Rekey.
+//	-keyversion
+//		Print the key version (canon.Profile.KeyVersion) of the profile
+//		that -p, -steps and -rules make, and exit: the label to store
+//		beside the keys ("crawler/5 unicode-15.0.0", or
+//		"crawler/5+rules-DIGEST unicode-15.0.0" with -rules).
 //	-list-profiles
 //		Print each profile with its steps and, on the next line, its key
-//		version (canon.Profile.KeyVersion), then, when -steps changed
-//		the -p profile, that profile and its key version, then the step
-//		names.
+//		version (canon.Profile.KeyVersion), then, when -steps or -rules
+//		changed the -p profile, that profile and its key version, then
+//		the step names.
 //	-version
 //		Print the version.
 //	-h, -help
@@ -230,13 +236,14 @@
 //
 // # Rekey
 //
-// A key lasts as long as its key version, which -list-profiles prints
-// (canon.Profile.KeyVersion): the profile's rule version, the Unicode
-// version of the IDNA and NFC tables, and, for archive and aggressive,
-// the Public Suffix List snapshot, as in
+// A key lasts as long as its key version, which -keyversion prints
+// (canon.Profile.KeyVersion) for the profile -p, -steps and -rules make:
+// the profile's rule version, a digest of the rules, the Unicode version
+// of the IDNA and NFC tables, and, for archive and aggressive, the Public
+// Suffix List snapshot, as in
 //
-//	crawler     Crawler(ParseWHATWG RemoveFragment ...)
-//	            key version crawler/1 unicode-17.0.0
+//	$ canon -p crawler -keyversion
+//	crawler/5 unicode-15.0.0
 //
 // Store it beside the keys: -format tsv -header writes it as the first
 // line of the index, "#canon crawler/5 unicode-15.0.0". Keys made under

@@ -32,6 +32,7 @@ type config struct {
 	explain      bool
 	rekey        bool
 	listProfiles bool
+	keyVersion   bool // -keyversion
 	version      bool
 	urls         []string
 	rulesFile    string          // -rules: a JSON file of canon.Rules
@@ -113,6 +114,7 @@ const usageText = `usage: canon [flags] [URL ...]
        canon -explain [-p profile] [-steps list] [-format jsonl] [URL ...]
        canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
        canon -rekey [-p profile] [-steps list] [-base URL] < old.tsv
+       canon -keyversion [-p profile] [-steps list] [-rules FILE]
        canon -list-profiles
 
 canon prints the canonical key of each URL given as an argument, or of each
@@ -197,7 +199,7 @@ others: the lines an index of keys must change. An empty oldkey: the
 input had no key then; an empty newkey: it fails now (reported on
 standard error, exit 1). A line that failed then and fails now gives
 nothing. A line without exactly one TAB is reported and skipped (exit
-1). Keys made under the KeyVersion -list-profiles shows need no rekey.
+1). Keys made under the KeyVersion -keyversion prints need no rekey.
 Write the index with -format tsv -header: its first line names the key
 version, and its input fields are escaped, so -rekey reads each input
 byte for byte (a file without the header is read as it is written).
@@ -236,6 +238,7 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 		cfg.schemes = set
 		return err
 	})
+	fs.BoolVar(&cfg.keyVersion, "keyversion", false, "print the key version (Profile.KeyVersion) of the profile that -p, -steps and -rules make, and exit:\nthe label to store with the keys (see Rekey)")
 	fs.BoolVar(&cfg.listProfiles, "list-profiles", false, "print each profile with its steps and its key version (Profile.KeyVersion), and the step names")
 	fs.BoolVar(&cfg.version, "version", false, "print the version")
 	return fs
@@ -349,6 +352,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 			return nil, exitUsage, errors.New("-rekey reads \"input TAB key\" lines from standard input or -f, not URL arguments")
 		}
 		cfg.format = "tsv"
+	}
+	if cfg.keyVersion && (len(cfg.urls) > 0 || cfg.file != "") {
+		return nil, exitUsage, errors.New("-keyversion prints the profile's key version and reads no URLs")
 	}
 	if cfg.count && !cfg.unique {
 		return nil, exitUsage, errors.New("-c needs -u")
@@ -483,8 +489,8 @@ func applySteps(p canon.Profile, spec string) (canon.Profile, error) {
 }
 
 // listProfiles prints each profile with its steps and, on a line of its
-// own, its KeyVersion; then, when -steps changed the -p profile, that
-// profile's; then the step names.
+// own, its KeyVersion; then, when -steps or -rules changed the -p
+// profile, that profile's; then the step names.
 func listProfiles(cfg *config, w io.Writer) int {
 	for _, np := range profiles {
 		p, _ := canon.LookupProfile(np.name)
@@ -492,7 +498,7 @@ func listProfiles(cfg *config, w io.Writer) int {
 		fmt.Fprintf(w, "%-11s key version %s\n", "", p.KeyVersion())
 	}
 	if p, _ := canon.LookupProfile(cfg.profileName); p != cfg.profile {
-		fmt.Fprintf(w, "\n-p %s with -steps: %s\n", cfg.profileName, strings.ReplaceAll(cfg.profile.String(), "|", " "))
+		fmt.Fprintf(w, "\n-p %s with -steps or -rules: %s\n", cfg.profileName, strings.ReplaceAll(cfg.profile.String(), "|", " "))
 		fmt.Fprintf(w, "%-11s key version %s\n", "", cfg.profile.KeyVersion())
 	}
 	fmt.Fprintln(w, "\nsteps for -steps:")

@@ -32,6 +32,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
+	if cfg.keyVersion {
+		// The KeyVersion of the profile the flags build, steps and rules
+		// included: what an index stores beside its keys.
+		fmt.Fprintln(stdout, cfg.profile.KeyVersion())
+		return exitOK
+	}
 	if cfg.listProfiles {
 		return listProfiles(cfg, stdout)
 	}

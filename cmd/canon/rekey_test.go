@@ -171,7 +171,7 @@ func TestListProfilesKeyVersion(t *testing.T) {
 		}
 	}
 	p := canon.MustProfile(steps...)
-	if want := "key version " + p.KeyVersion() + "\n"; !strings.Contains(list, "\n-p crawler with -steps: ") || !strings.Contains(list, want) {
+	if want := "key version " + p.KeyVersion() + "\n"; !strings.Contains(list, "\n-p crawler with -steps or -rules: ") || !strings.Contains(list, want) {
 		t.Errorf("-list-profiles -p crawler -steps -SortQuery lacks the changed profile's %q:\n%s", want, list)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed15588f71/canon"
 )
 
 // TestSchemes checks -schemes: a line whose key has another scheme gives
@@ -90,5 +92,87 @@ func TestRulesFile(t *testing.T) {
 	}
 	if _, errOut, code := canonCmd(t, "", "-rules", filepath.Join(dir, "missing.json")); code != 2 || !strings.Contains(errOut, "missing.json") {
 		t.Errorf("-rules of a missing file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestRulesUnused checks that -rules the profile would never use are a
+// usage error naming the file, the field and the step that would read
+// it: the same rules apply under -p crawler, and under -p whatwg,
+// rfc3986 and archive (which lacks RemoveTrackingParams) exit 2, as does
+// a host that is never a key's host under StripWWWN; -steps adding the
+// step makes them apply.
+func TestRulesUnused(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tracking := write("tracking.json", `{"TrackingParams": ["ref"]}`)
+	www := write("www.json", `{"Hosts": {"www.example.com": {"SessionParams": ["s"]}}}`)
+	in := "https://example.com/p?a=1&ref=x\n"
+	if out, errOut, code := canonCmd(t, in, "-p", "crawler", "-rules", tracking); code != 0 || out != "https://example.com/p?a=1\n" {
+		t.Errorf("-p crawler -rules: %q, exit %d, stderr %q", out, code, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-p", "whatwg", "-rules", tracking}, []string{"Rules.TrackingParams", "RemoveTrackingParams"}},
+		{[]string{"-p", "rfc3986", "-rules", tracking}, []string{"Rules.TrackingParams", "RemoveTrackingParams"}},
+		{[]string{"-p", "archive", "-rules", tracking}, []string{"Rules.TrackingParams", "RemoveTrackingParams"}},
+		{[]string{"-p", "archive", "-rules", www}, []string{`Rules.Hosts["www.example.com"]`, "example.com"}},
+		{[]string{"-p", "crawler", "-steps", "-RemoveTrackingParams", "-rules", tracking}, []string{"RemoveTrackingParams"}},
+		{[]string{"-keyversion", "-p", "whatwg", "-rules", tracking}, []string{"RemoveTrackingParams"}},
+	} {
+		out, errOut, code := canonCmd(t, in, c.args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "-rules "+c.args[len(c.args)-1]+": ") {
+			t.Errorf("canon %s: %q, exit %d, stderr %q, want a usage error naming the file", strings.Join(c.args, " "), out, code, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("canon %s: stderr %q does not name %s", strings.Join(c.args, " "), errOut, w)
+			}
+		}
+	}
+	if out, errOut, code := canonCmd(t, in, "-p", "whatwg", "-steps", "+RemoveTrackingParams", "-rules", tracking); code != 0 || out != "https://example.com/p?a=1\n" {
+		t.Errorf("-p whatwg -steps +RemoveTrackingParams -rules: %q, exit %d, stderr %q", out, code, errOut)
+	}
+}
+
+// TestKeyVersionFlag checks -keyversion: the KeyVersion of the profile
+// -p, -steps and -rules make, the one the keys are made under (as the
+// library computes it), and a usage error with URLs.
+func TestKeyVersionFlag(t *testing.T) {
+	dir := t.TempDir()
+	rules := filepath.Join(dir, "rules.json")
+	if err := os.WriteFile(rules, []byte(`{"TrackingParams": ["ref"], "Hosts": {"example.com": {"SessionParams": ["s"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withRules, err := canon.Crawler.WithRules(canon.Rules{TrackingParams: []string{"ref"},
+		Hosts: map[string]canon.Rules{"example.com": {SessionParams: []string{"s"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := canon.MustProfile(append(canon.Archive.Steps(), canon.RemoveDirectoryIndex)...)
+	for _, c := range []struct {
+		args []string
+		p    canon.Profile
+	}{
+		{[]string{"-keyversion"}, canon.RFC3986},
+		{[]string{"-keyversion", "-p", "crawler"}, canon.Crawler},
+		{[]string{"-p", "Archive", "-keyversion"}, canon.Archive},
+		{[]string{"-keyversion", "-p", "crawler", "-rules", rules}, withRules},
+		{[]string{"-keyversion", "-p", "archive", "-steps", "+RemoveDirectoryIndex"}, steps},
+	} {
+		out, errOut, code := canonCmd(t, "", c.args...)
+		if want := c.p.KeyVersion() + "\n"; out != want || code != 0 || errOut != "" {
+			t.Errorf("canon %s: %q, exit %d, stderr %q, want %q", strings.Join(c.args, " "), out, code, errOut, want)
+		}
+	}
+	if _, _, code := canonCmd(t, "", "-keyversion", "http://example.com/"); code != 2 {
+		t.Errorf("canon -keyversion URL: exit %d, want 2", code)
 	}
 }
