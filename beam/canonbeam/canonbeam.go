@@ -343,6 +343,19 @@ func (n *normalizer) failure(page, in string, err error) Failure {
 	return f
 }
 
+// NewFailure describes err, an error the library returned for in, as
+// the transforms describe an input they reject (Page is left empty): for
+// a pipeline that runs a step of its own on the keys, such as canon.SURT
+// or canon.LookupExpressions, and sends what that step rejects to the
+// same failures. Message is the error's text after the library's
+// `canon.Op("input"): `, and Offset is the place in in of the text it
+// quotes, when in ends with that text (-1 otherwise), as for a failure of
+// the transforms.
+func NewFailure(in string, err error) Failure {
+	var n normalizer
+	return n.failure("", in, err)
+}
+
 // normalizeFn emits the key of each input, or a Failure.
 type normalizeFn struct {
 	Profile profileSpec `json:"profile"`

@@ -432,6 +432,36 @@ func TestFailureFields(t *testing.T) {
 	}
 }
 
+// TestNewFailure checks NewFailure on errors of the library's other
+// functions, as a pipeline that runs canon.SURT on the keys gets them:
+// the input is the line the key was made of, the error names the key.
+// The offset maps into the line where the line ends with the text the
+// message quotes, and is -1 where it does not.
+func TestNewFailure(t *testing.T) {
+	for _, c := range []struct {
+		in, key   string // the line, and what SURT is given
+		msg, kind string
+		comp      string
+		off       int
+	}{
+		{"http://h:8x/", "http://h:8x/", `port: invalid character (at "x/")`, "ErrInvalidPort", "port", 10},
+		{"HTTP://H:8x/", "http://h:8x/", `port: invalid character (at "x/")`, "ErrInvalidPort", "port", 10},
+		{"http://h:8x/p", "http://h:8x/P", `port: invalid character (at "x/P")`, "ErrInvalidPort", "port", -1},
+		{"1http://h/", "1http://h/", `scheme: scheme must start with a letter (at "1http://h/")`, "ErrInvalidScheme", "scheme", 0},
+		{"x", "", "scheme: missing scheme", "ErrRelative", "scheme", -1},
+	} {
+		_, err := canon.SURT(c.key)
+		if err == nil {
+			t.Fatalf("SURT(%q): no error", c.key)
+		}
+		f := NewFailure(c.in, err)
+		want := Failure{Input: c.in, Error: err.Error(), Message: c.msg, Kind: c.kind, Component: c.comp, Offset: c.off}
+		if f != want {
+			t.Errorf("NewFailure(%q, SURT(%q)'s error) =\n%+v, want\n%+v", c.in, c.key, f, want)
+		}
+	}
+}
+
 // TestCheckProfile checks the profile's serialized form without a
 // pipeline: every predefined profile, with and without rules, comes back
 // ==, through encoding/json as Beam sends a DoFn; a form that loses the
