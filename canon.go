@@ -10,8 +10,8 @@
 //
 // # Profiles
 //
-// A [Profile] is a set of [Step]s run in a fixed order. Five are
-// predefined, each following one document to the letter:
+// A [Profile] is a set of [Step]s run in a fixed order. Nine are
+// predefined. Five follow one document each to the letter:
 //
 //   - [WebCapture]: the canonical form of URLs in PDF Web Capture (PDF
 //     Reference, "URL Strings"), with RFC 1808 resolution and dot rules.

@@ -483,3 +483,68 @@ func TestREADMEKeyVersions(t *testing.T) {
 		}
 	}
 }
+
+// countWords are the numbers the documents spell as words, by value.
+var countWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+	"ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+	"nineteen", "twenty"}
+
+// countOf reads a count as the documents write it: a word of countWords
+// (any case) or digits, with "," between thousands ("24,799").
+func countOf(s string) (int, bool) {
+	for n, w := range countWords {
+		if strings.EqualFold(s, w) {
+			return n, true
+		}
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
+	return n, err == nil && n >= 0
+}
+
+// TestPackageDocProfiles holds the "Profiles" section of the package
+// documentation (canon.go) to the predefined profiles: its "N are
+// predefined" is len(namedProfiles), it links every one of them, and its
+// "N follow one document" counts the list that follows.
+func TestPackageDocProfiles(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "canon.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Doc == nil {
+		t.Fatal("canon.go has no package documentation")
+	}
+	_, sec, ok := strings.Cut(f.Doc.Text(), "\n# Profiles\n")
+	if !ok {
+		t.Fatal(`canon.go: the package documentation has no "# Profiles" section`)
+	}
+	sec, _, _ = strings.Cut(sec, "\n# ")
+	flat := strings.Join(strings.Fields(sec), " ")
+	m := regexp.MustCompile(`\b([A-Za-z]+|\d+) are predefined\b`).FindStringSubmatch(flat)
+	if m == nil {
+		t.Fatal(`canon.go: the package documentation's "Profiles" section has no "N are predefined"`)
+	}
+	if n, ok := countOf(m[1]); !ok || n != len(namedProfiles) {
+		t.Errorf("canon.go: the package documentation says %q; there are %d predefined profiles (namedProfiles)", m[0], len(namedProfiles))
+	}
+	for _, np := range namedProfiles {
+		if !strings.Contains(sec, "["+np.name+"]") {
+			t.Errorf("canon.go: the package documentation's \"Profiles\" section does not link the predefined profile [%s]", np.name)
+		}
+	}
+	m = regexp.MustCompile(`\b([A-Za-z]+|\d+) follow one document\b`).FindStringSubmatch(flat)
+	if m == nil {
+		t.Fatal(`canon.go: the package documentation's "Profiles" section has no "N follow one document"`)
+	}
+	_, list, _ := strings.Cut(sec, m[1]+" follow")
+	items := 0
+	for _, line := range strings.Split(list, "\n")[1:] {
+		if strings.HasPrefix(strings.TrimSpace(line), "- [") {
+			items++
+		} else if line != "" && !strings.HasPrefix(line, "    ") {
+			break
+		}
+	}
+	if n, ok := countOf(m[1]); !ok || n != items {
+		t.Errorf("canon.go: the package documentation says %q and lists %d", m[0], items)
+	}
+}
