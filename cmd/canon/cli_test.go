@@ -312,3 +312,61 @@ func TestDocListsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestDocExamples runs each "$ canon ..." example of the command's
+// documentation (doc.go) and compares its output with the lines the
+// documentation shows after it: the examples are what the command
+// prints, not what it printed once.
+func TestDocExamples(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	n := 0
+	for i, l := range lines {
+		cmd, ok := strings.CutPrefix(l, "//\t$ canon ")
+		if !ok {
+			continue
+		}
+		var want strings.Builder
+		for _, o := range lines[i+1:] {
+			o, ok := strings.CutPrefix(o, "//\t")
+			if !ok {
+				break
+			}
+			want.WriteString(o + "\n")
+		}
+		args := shellWords(t, cmd)
+		out, errOut, code := canonCmd(t, "", args...)
+		// A key version shown is the one of Go 1.26's Unicode tables;
+		// the tests run under Go 1.27's too.
+		out = strings.ReplaceAll(out, "unicode-"+canon.UnicodeVersion, "unicode-15.0.0")
+		if strings.TrimRight(out, "\n") != strings.TrimRight(want.String(), "\n") || code != 0 {
+			t.Errorf("doc.go: canon %s:\n%s(exit %d, stderr %q)\nthe documentation shows:\n%s", cmd, out, code, errOut, want.String())
+		}
+		n++
+	}
+	if n < 3 {
+		t.Errorf("doc.go: %d examples found, want at least 3", n)
+	}
+}
+
+// shellWords splits a command line of words and single-quoted strings.
+func shellWords(t *testing.T, s string) []string {
+	var words []string
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		if s[0] == '\'' {
+			end := strings.IndexByte(s[1:], '\'')
+			if end < 0 {
+				t.Fatalf("unterminated quote in %q", s)
+			}
+			words = append(words, s[1:1+end])
+			s = s[2+end:]
+			continue
+		}
+		w, rest, _ := strings.Cut(s, " ")
+		words, s = append(words, w), rest
+	}
+	return words
+}

@@ -67,8 +67,11 @@
 //	-format format
 //		The output format: text (the default), tsv, jsonl, surt or
 //		expressions; see Formats.
+//	-hash N
+//		With -format expressions: add a column with the first N bytes
+//		(4 to 32) of each expression's SHA-256, in hex; see Formats.
 //	-header
-//		With -format tsv: write "#canon " and the key version of the
+//		With -format tsv or expressions: write "#canon " and the key version of the
 //		profile (with -steps and -rules) as the first line, and write a
 //		TAB, CR, LF or "\" of an input as \t, \r, \n or \\, so that the
 //		input field is the input byte for byte. Write an index that
@@ -163,28 +166,31 @@
 //
 // expressions (with -p safebrowsing only): the lookup expressions of
 // the key, as Google Safe Browsing and Web Risk look a URL up
-// (canon.LookupExpressions), one per line, in the order of their
-// "URLs and Hashing" document: for each host (the key's, then up to four
-// suffixes of its last five labels, none for an IP address), each path
-// (with the query, without it, then up to four directories from the
-// root), without the scheme. Each is what those services hash (SHA-256)
-// and match a prefix of against their lists:
+// (canon.LookupExpressions), one per line after the input and a TAB, in
+// the order of their "URLs and Hashing" document: for each host (the
+// key's, then up to four suffixes of its last five labels, none for an
+// IP address), each path (with the query, without it, then up to four
+// directories from the root), without the scheme. Each is what those
+// services hash (SHA-256) and match a prefix of against their lists;
+// -hash N adds a column with the first N bytes of that hash in hex (4 to
+// 32: the Safe Browsing v4 and v5 APIs look up 4-byte prefixes, then
+// full hashes), so a batch lookup needs no other tool:
 //
-//	$ canon -p safebrowsing -format expressions 'http://a.b.c/1/2.html?param=1'
-//	a.b.c/1/2.html?param=1
-//	a.b.c/1/2.html
-//	a.b.c/
-//	a.b.c/1/
-//	b.c/1/2.html?param=1
-//	b.c/1/2.html
-//	b.c/
-//	b.c/1/
+//	$ canon -p safebrowsing -format expressions -hash 4 'http://a.b.c/1/2.html?param=1'
+//	http://a.b.c/1/2.html?param=1	a.b.c/1/2.html?param=1	1cd5cf5e
+//	http://a.b.c/1/2.html?param=1	a.b.c/1/2.html	8b19a5a5
+//	http://a.b.c/1/2.html?param=1	a.b.c/	f9c142c4
+//	http://a.b.c/1/2.html?param=1	a.b.c/1/	59e650c4
+//	http://a.b.c/1/2.html?param=1	b.c/1/2.html?param=1	9b7d85bb
+//	http://a.b.c/1/2.html?param=1	b.c/1/2.html	1803dee4
+//	http://a.b.c/1/2.html?param=1	b.c/	b225cf5d
+//	http://a.b.c/1/2.html?param=1	b.c/1/	ac5f446d
 //
-// An input gives as many lines as it has expressions (at most 30), so
-// the output is not aligned with the input: a blank line and a failing
-// line give none (the failure is reported on standard error as usual);
-// -format tsv or jsonl give each input with its key. It cannot be
-// combined with -u, -explain, -equal or -rekey.
+// An input gives as many lines as it has expressions (at most 30); a
+// blank line and a failing line give none (the failure is reported on
+// standard error as usual). The input field is written as tsv writes it
+// (with -header, the "#canon" line first and the field escaped). It
+// cannot be combined with -u, -explain, -equal or -rekey.
 //
 // jsonl: one JSON object per line. For a key,
 //

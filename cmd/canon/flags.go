@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -38,6 +39,7 @@ type config struct {
 	rulesFile    string          // -rules: a JSON file of canon.Rules
 	schemes      map[string]bool // -schemes: the schemes whose keys are written; nil for all
 	header       bool            // -header: -format tsv starts with the "#canon" line and escapes its fields
+	hashBytes    int             // -hash: -format expressions adds the first N bytes of each expression's SHA-256, in hex
 	escapedTSV   bool            // -rekey: the input starts with the "#canon" header, its fields escaped
 }
 
@@ -174,10 +176,14 @@ Formats (-format):
          on SURTs
   expressions
          (-p safebrowsing) the key's Safe Browsing lookup expressions
-         (canon.LookupExpressions), one a line, in the order Safe Browsing
-         looks them up: http://a.b.c/1/2.html?p=1 -> a.b.c/1/2.html?p=1,
-         a.b.c/1/2.html, a.b.c/, a.b.c/1/, b.c/1/2.html?p=1, ...; nothing
-         for a blank or a failing line; not with -u, -explain or -equal
+         (canon.LookupExpressions), a line each, "input TAB expression", in
+         the order Safe Browsing looks them up: http://a.b.c/1/2.html?p=1 ->
+         a.b.c/1/2.html?p=1, a.b.c/1/2.html, a.b.c/, a.b.c/1/,
+         b.c/1/2.html?p=1, ...; with -hash N, "input TAB expression TAB
+         hex", the first N bytes of the expression's SHA-256 (-hash 4: the
+         prefixes the v4 and v5 APIs look up; -hash 32: full hashes); the
+         input field as in tsv (-header too); nothing for a blank or a
+         failing line; not with -u, -explain or -equal
 
 Explain (-explain): for each URL, the URL, then a line
 "  Step: before -> after" for each step of the profile that changes it,
@@ -220,7 +226,7 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.StringVar(profile, "p", *profile, "shorthand for -profile `name`")
 	fs.StringVar(steps, "steps", "", "add steps to the profile or remove them: a comma-separated `list` of +Step or -Step\n(e.g. +RemoveFragment; the names are in -list-profiles)")
 	fs.StringVar(&cfg.base, "base", "", "resolve each line against the base `URL` (by the profile's rule) before normalizing;\na base that is not a valid absolute URL is a usage error (exit 2)")
-	fs.StringVar(&cfg.format, "format", "text", "output `format`: text (the key), tsv (input TAB key), jsonl, surt (the key's SURT)\nor expressions (-p safebrowsing: the lookup expressions, one a line; see above)")
+	fs.StringVar(&cfg.format, "format", "text", "output `format`: text (the key), tsv (input TAB key), jsonl, surt (the key's SURT)\nor expressions (-p safebrowsing: input TAB expression lines, -hash adds hashes; see above)")
 	fs.BoolVar(&cfg.unique, "u", false, "print each key once, in order of first occurrence (memory grows with distinct keys)")
 	fs.BoolVar(&cfg.count, "c", false, "with -u: prefix each key with its number of occurrences, as uniq -c")
 	fs.BoolVar(&cfg.skipInvalid, "skip-invalid", false, "print nothing for a line that has no key, failed or blank\n(default: an output line with an empty key, which keeps output aligned with input)")
@@ -230,7 +236,8 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.StringVar(&cfg.file, "f", "", "read URLs from `FILE` instead of standard input (\"-\": standard input)")
 	fs.BoolVar(&cfg.equal, "equal", false, "with two URL arguments: exit 0 if they have the same key, 1 if not")
 	fs.BoolVar(&cfg.explain, "explain", false, "for each URL, print it and each step that changes it, as \"  Step: before -> after\" lines,\nthen an empty line (-format jsonl: a \"changes\" array in each record; see above)")
-	fs.BoolVar(&cfg.header, "header", false, "with -format tsv: write \"#canon KEYVERSION\" as the first line (the key version the keys are\nmade under, which -rekey reads) and write a TAB, CR, LF or \"\\\" of an input as \\t \\r \\n \\\\ (see Rekey)")
+	fs.IntVar(&cfg.hashBytes, "hash", 0, "with -format expressions: add a column with the first `N` bytes (4 to 32) of each expression's\nSHA-256 in hex: 4 is the hash prefix the Safe Browsing v4 and v5 APIs look up, 32 the full hash")
+	fs.BoolVar(&cfg.header, "header", false, "with -format tsv or expressions: write \"#canon KEYVERSION\" as the first line (the key version the keys are\nmade under, which -rekey reads) and write a TAB, CR, LF or \"\\\" of an input as \\t \\r \\n \\\\ (see Rekey)")
 	fs.BoolVar(&cfg.rekey, "rekey", false, "read \"input TAB key\" lines (an earlier -format tsv) and write \"input TAB oldkey TAB newkey\"\nfor each line whose key the profile now makes differently (see above)")
 	fs.StringVar(&cfg.rulesFile, "rules", "", "apply the canon.Rules in the JSON `FILE` to the profile (WithRules): parameter names to drop\nor keep, per host too; they act through RemoveTrackingParams and RemoveSessionIDs (see above)")
 	fs.Func("schemes", "write keys only for URLs whose key has one of the schemes in the comma-separated `list`\n(e.g. http,https); a line with another scheme is skipped: no key, not a failure (see above)", func(v string) error {
@@ -317,8 +324,11 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 	default:
 		return nil, exitUsage, fmt.Errorf("unknown format %q: want text, tsv, jsonl, surt or expressions", cfg.format)
 	}
-	if cfg.header && (cfg.format != "tsv" || cfg.rekey) {
-		return nil, exitUsage, errors.New("-header needs -format tsv (and -rekey writes one when its input has one)")
+	if cfg.header && (cfg.format != "tsv" && cfg.format != "expressions" || cfg.rekey) {
+		return nil, exitUsage, errors.New("-header needs -format tsv or expressions (and -rekey writes one when its input has one)")
+	}
+	if cfg.hashBytes != 0 && (cfg.format != "expressions" || cfg.hashBytes < 4 || cfg.hashBytes > sha256.Size) {
+		return nil, exitUsage, errors.New("-hash needs -format expressions and a number of bytes from 4 (the prefix the Safe Browsing APIs ask for) to 32 (the whole SHA-256)")
 	}
 	if cfg.explain {
 		// -explain writes blocks, or jsonl records with the changes;

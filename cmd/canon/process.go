@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -562,7 +564,13 @@ func normalizeBatch(cfg *config, b *batch) {
 				continue
 			}
 			for _, x := range exprs {
-				b.out = append(append(b.out, x...), '\n')
+				b.out = appendTSVField(b.out, in, cfg.header)
+				b.out = append(append(b.out, '\t'), x...)
+				if cfg.hashBytes > 0 {
+					sum := sha256.Sum256([]byte(x))
+					b.out = hex.AppendEncode(append(b.out, '\t'), sum[:cfg.hashBytes])
+				}
+				b.out = append(b.out, '\n')
 			}
 			continue
 		}
