@@ -219,7 +219,9 @@
 //	Step: before -> after
 //
 // (two spaces first), then an empty line; an already canonical URL gives
-// the URL and the empty line. It is what canon.Explain returns:
+// the URL and the empty line. A step that applied the rules of an entry
+// of Rules.Hosts (-rules) says which: "  RemoveTrackingParams (rules of
+// example.com): before -> after". It is what canon.Explain returns:
 //
 //	$ canon -explain 'HTTP://Example.COM/a/./b'
 //	HTTP://Example.COM/a/./b
@@ -234,7 +236,8 @@
 //
 //	{"in":INPUT,"out":KEY,"changes":[{"step":STEP,"before":URL,"after":URL},...]}
 //
-// ([] when nothing changes). -explain is an output mode of its own: it
+// ([] when nothing changes; a change made with a host's rules has
+// "host":DOMAIN too). -explain is an output mode of its own: it
 // cannot be combined with -u, -equal, -base (it explains the profile's
 // steps on one URL, not the resolution of a reference) or -format tsv,
 // surt or expressions; each of those is a usage error. Explain normalizes each URL

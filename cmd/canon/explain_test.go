@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -158,5 +160,30 @@ func TestExplainUsage(t *testing.T) {
 		if code != exitUsage || out != "" || errOut != tc.stderr {
 			t.Errorf("canon %q: exit %d, stdout %q, stderr %q; want exit 2, %q", args, code, out, errOut, tc.stderr)
 		}
+	}
+}
+
+// TestExplainHostRules checks that -explain names the entry of
+// Rules.Hosts whose rules a step applied, in text and in jsonl, as
+// canon.Explain's Change.Host says, and names none for the top-level
+// rules.
+func TestExplainHostRules(t *testing.T) {
+	rules := filepath.Join(t.TempDir(), "rules.json")
+	body := `{"TrackingParams": ["ref"], "Hosts": {"shop.example": {"SessionParams": ["s"], "KeepParams": ["item"]}}}`
+	if err := os.WriteFile(rules, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := "https://www.shop.example/p?item=7&s=1&color=red\nhttps://other.example/p?ref=x&a=1\n"
+	want := "https://www.shop.example/p?item=7&s=1&color=red\n" +
+		"  RemoveSessionIDs (rules of shop.example): https://www.shop.example/p?item=7&s=1&color=red -> https://www.shop.example/p?item=7&color=red\n" +
+		"  RemoveTrackingParams (rules of shop.example): https://www.shop.example/p?item=7&color=red -> https://www.shop.example/p?item=7\n\n" +
+		"https://other.example/p?ref=x&a=1\n" +
+		"  RemoveTrackingParams: https://other.example/p?ref=x&a=1 -> https://other.example/p?a=1\n\n"
+	if out, errOut, code := canonCmd(t, in, "-explain", "-p", "crawler", "-rules", rules); out != want || code != 0 {
+		t.Errorf("canon -explain -rules:\n%s(stderr %q, exit %d)\nwant:\n%s", out, errOut, code, want)
+	}
+	out, _, code := canonCmd(t, in, "-explain", "-p", "crawler", "-rules", rules, "-format", "jsonl")
+	if code != 0 || strings.Count(out, `"host":"shop.example"`) != 2 || strings.Count(out, `"host"`) != 2 {
+		t.Errorf("canon -explain -format jsonl -rules: %s, exit %d: want the host on the two changes made with its rules", out, code)
 	}
 }

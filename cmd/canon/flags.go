@@ -187,10 +187,11 @@ Formats (-format):
 
 Explain (-explain): for each URL, the URL, then a line
 "  Step: before -> after" for each step of the profile that changes it,
-in the order they run, then an empty line; nothing for a blank or a
+in the order they run ("  Step (rules of DOMAIN): ..." where it applied
+the -rules of that host), then an empty line; nothing for a blank or a
 failing line (the failure goes to standard error as usual). With
 -format jsonl, one record per line as usual, each key's with
-"changes":[{"step":S,"before":B,"after":A},...] added. -explain cannot
+"changes":[{"step":S,"before":B,"after":A},...] added (and "host":DOMAIN). -explain cannot
 be combined with -u, -equal, -base or -format tsv, surt or expressions.
 
 A line that fails gives "line N: component: reason (at "rest")" on standard

@@ -767,6 +767,10 @@ func renderExplain(dst []byte, cfg *config, in, key string, changes []canon.Chan
 			dst = appendJSONString(dst, c.Before)
 			dst = append(dst, `,"after":`...)
 			dst = appendJSONString(dst, c.After)
+			if c.Host != "" {
+				dst = append(dst, `,"host":`...)
+				dst = appendJSONString(dst, c.Host)
+			}
 			dst = append(dst, '}')
 		}
 		return append(dst, "]}\n"...)
@@ -776,6 +780,12 @@ func renderExplain(dst []byte, cfg *config, in, key string, changes []canon.Chan
 	for _, c := range changes {
 		dst = append(dst, "  "...)
 		dst = append(dst, c.Step.String()...)
+		if c.Host != "" {
+			// The step read the rules of this entry of Rules.Hosts.
+			dst = append(dst, " (rules of "...)
+			dst = append(dst, c.Host...)
+			dst = append(dst, ')')
+		}
 		dst = append(dst, ": "...)
 		dst = append(dst, c.Before...)
 		dst = append(dst, " -> "...)
