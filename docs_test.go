@@ -548,3 +548,275 @@ func TestPackageDocProfiles(t *testing.T) {
 		t.Errorf("canon.go: the package documentation says %q and lists %d", m[0], items)
 	}
 }
+
+// docText is a Markdown file as TestDocFigures reads it: on one line,
+// each run of white space one space, without the backquotes of code and
+// the asterisks of bold text.
+func docText(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.NewReplacer("`", "", "**", "").Replace(strings.Join(strings.Fields(string(b)), " "))
+}
+
+// testFuncsReading returns the Test functions of the _test.go files in
+// dir that name the identifier ident.
+func testFuncsReading(t *testing.T, dir, ident string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	fset := token.NewFileSet()
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || fd.Body == nil || !strings.HasPrefix(fd.Name.Name, "Test") {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && id.Name == ident {
+					names = append(names, fd.Name.Name)
+					return false
+				}
+				return true
+			})
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// TestDocFigures holds the figures of the README and docs/ that are
+// properties of the repository's files to those files: each is
+// computed here, from the golden files, the vector files, the corpus, the
+// tests' own tables, the profiles and the constants, and the test fails
+// when a document states another number. A figure is found by the words
+// around it; a sentence rewritten so that its words no longer match fails
+// too, so that no figure goes unchecked. (testdata/README.md's counts are
+// TestTestdataREADMECounts'; CHANGELOG.md's entries count what was true
+// when they were written, and are not held to today's files.)
+func TestDocFigures(t *testing.T) {
+	// figure checks that pattern matches the text of file at least once
+	// and that its groups read, at every match, as the numbers want.
+	figure := func(file, pattern string, want ...int) {
+		t.Helper()
+		ms := regexp.MustCompile(pattern).FindAllStringSubmatch(docText(t, file), -1)
+		if ms == nil {
+			t.Errorf("%s: no figure matches %q: if the sentence changed, change the pattern with it", file, pattern)
+		}
+		for _, m := range ms {
+			if len(m)-1 != len(want) {
+				t.Fatalf("pattern %q has %d groups for %d figures", pattern, len(m)-1, len(want))
+			}
+			for i, w := range want {
+				if n, ok := countOf(m[i+1]); !ok || n != w {
+					t.Errorf("%s says %q: figure %d is %d", file, m[0], i+1, w)
+				}
+			}
+		}
+	}
+	const num = `(\d[\d,]*|[A-Za-z]+)`
+
+	// The golden files: rows of each Normalize and each NormalizeRef
+	// file (the same in every profile), rows of each delta file.
+	rows := map[bool]map[int][]string{false: {}, true: {}}
+	unicode := ""
+	paths, err := filepath.Glob(filepath.Join(goldenDir, "*.tsv.gz"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no golden files in %s (%v)", goldenDir, err)
+	}
+	for _, path := range paths {
+		gf, err := readGolden(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows[gf.ref][len(gf.rows)] = append(rows[gf.ref][len(gf.rows)], gf.name)
+		unicode = gf.unicode
+	}
+	count := func(ref bool) int {
+		if len(rows[ref]) != 1 {
+			t.Fatalf("the golden files (ref %v) differ in their number of rows: %v", ref, rows[ref])
+		}
+		for n := range rows[ref] {
+			return n
+		}
+		return 0
+	}
+	figure("README.md", `keys for `+num+` inputs and `+num+` references are in testdata/golden/, made under Unicode `+regexp.QuoteMeta(unicode)+`;`,
+		count(false), count(true))
+	deltas, _ := filepath.Glob(filepath.Join(goldenDir, "unicode-*.delta.tsv"))
+	for _, path := range deltas {
+		d, err := readGoldenDelta(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		figure("README.md", `under `+regexp.QuoteMeta(d.unicode)+` they accept exactly the `+num+` keys of testdata/golden/`+regexp.QuoteMeta(filepath.Base(path)),
+			len(d.rows))
+	}
+
+	// The web-platform-tests' urltestdata.json: its cases (the strings
+	// are comments) and those canon passes, all but its listed
+	// exceptions (TestWHATWGURLTestData holds every other to pass).
+	var wpt []any
+	loadJSON(t, "wpt/urltestdata.json", &wpt)
+	urlCases := 0
+	for _, c := range wpt {
+		if _, ok := c.(map[string]any); ok {
+			urlCases++
+		}
+	}
+	var wptExc []wptException
+	loadJSON(t, "wpt-exceptions.json", &wptExc)
+	urlPass, newerUnicode := urlCases, 0
+	for _, e := range wptExc {
+		if e.File == "urltestdata.json" {
+			urlPass--
+		}
+		if e.Unicode != "" {
+			newerUnicode++
+		}
+	}
+	figure("README.md", `\(`+num+` of `+num+` urltestdata\.json cases\)`, urlPass, urlCases)
+	figure("docs/testing.md", `urltestdata\.json \(`+num+` of `+num+`\)`, urlPass, urlCases)
+	if urlPass == urlCases {
+		figure("docs/profiles.md", `It passes all `+num+` cases of the web-platform-tests' urltestdata\.json`, urlCases)
+	}
+	figure("docs/testing.md", `all but the `+num+` rows that need IDNA tables newer than Unicode`, newerUnicode)
+
+	// The hostile table: its cases, and the profiles each gives a key
+	// or error for.
+	var hostile struct{ Cases []hostileCase }
+	loadJSON(t, "hostile.json", &hostile)
+	perCase := map[int]bool{}
+	for _, c := range hostile.Cases {
+		perCase[len(c.Want)] = true
+	}
+	if len(perCase) != 1 {
+		t.Fatalf("hostile.json: the cases give keys for different numbers of profiles: %v", perCase)
+	}
+	for n := range perCase {
+		figure("docs/hostile-inputs.md", num+` cases × `+num+` profiles, which TestHostile runs`, len(hostile.Cases), n)
+		figure("docs/testing.md", `\(`+num+` cases × `+num+` profiles\)`, len(hostile.Cases), n)
+	}
+
+	// Safe Browsing's vectors: the document's (v4 and v5), and Google's
+	// Go client's, of which those departures.json does not list pass
+	// (TestSafeBrowsingVectors).
+	var deps []sbDeparture
+	loadJSON(t, filepath.Join(sbDir, "departures.json"), &deps)
+	departs := map[string]int{}
+	for _, d := range deps {
+		departs[d.File]++
+	}
+	vectors := map[string]int{}
+	for fk, vs := range sbVectorFiles(t) {
+		vectors[fk[0]] += len(vs)
+	}
+	const goClient = "google_safebrowsing_go_urls_test.json"
+	docVectors := vectors["safebrowsing_v4_doc_canonicalize.json"] + vectors["safebrowsing_v5_doc_ipv6_host_rules.json"]
+	if departs["safebrowsing_v4_doc_canonicalize.json"]+departs["safebrowsing_v5_doc_ipv6_host_rules.json"] != 0 {
+		t.Errorf("departures.json lists vectors of the document itself; docs/profiles.md says it passes them all")
+	}
+	figure("docs/profiles.md", `It passes the document's `+num+` vectors and `+num+` of the `+num+` of Google's Go client; the other `+num+` depart from the document`,
+		docVectors, vectors[goClient]-departs[goClient], vectors[goClient], departs[goClient])
+
+	// urlcanon's aggressive.json: its cases, and those passed, all but
+	// the listed differences (runConformance holds every other to pass).
+	var aggressive map[string]any
+	loadJSON(t, "urlcanon/aggressive.json", &aggressive)
+	var conf []confDiff
+	loadJSON(t, conformanceDiffFile, &conf)
+	aggPass := len(aggressive)
+	for _, c := range conf {
+		if c.File == "urlcanon/aggressive.json" {
+			aggPass--
+		}
+	}
+	figure("docs/testing.md", `aggressive\.json with Aggressive \(`+num+` of `+num+`\)`, aggPass, len(aggressive))
+
+	// The tests that -long widens: the Test functions that read the flag,
+	// in the library and the command; docs/testing.md counts and lists
+	// them.
+	long := append(testFuncsReading(t, ".", "longTests"), testFuncsReading(t, filepath.Join("cmd", "canon"), "longTests")...)
+	slices.Sort(long)
+	figure("docs/testing.md", `Without -long, `+num+` tests run a sample`, len(long))
+	b, err := os.ReadFile("docs/testing.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, _ := strings.Cut(string(b), "## What `-long` adds")
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	var listed []string
+	for _, m := range regexp.MustCompile("(?m)^- `(Test\\w+)`").FindAllStringSubmatch(sec, -1) {
+		listed = append(listed, m[1])
+	}
+	slices.Sort(listed)
+	if !slices.Equal(listed, long) {
+		t.Errorf("docs/testing.md, What -long adds, lists %v; the tests that read -long are %v", listed, long)
+	}
+
+	// What the sampled tests run, without -long and with it.
+	sampled, all := 0, 0
+	for range scanRunes(true) {
+		sampled++
+	}
+	for range scanRunes(false) {
+		all++
+	}
+	figure("docs/testing.md", `ignorable classes touch: `+num+` of the `+num+` Unicode scalar values`, sampled, all)
+	figure("docs/testing.md", ` in `+num+` positions of a URL under each of the `+num+` standards' profiles`,
+		len(scanPositions), len(allProfiles))
+	figure("docs/guarantees.md", `every code point in `+num+` positions of a URL`, len(scanPositions))
+	cases, hostileInputs, _ := whatwgDiffCases(t)
+	var listedDiffs whatwgDiffFileData
+	loadJSON(t, whatwgDiffFile, &listedDiffs)
+	always := map[whatwgCase]bool{}
+	for _, d := range listedDiffs.Differences {
+		always[whatwgCase{d.Input, wdnDeref(d.Base)}] = true
+	}
+	kept := 0
+	for i, c := range cases { // as TestWHATWGDifferentialNode samples
+		if i%whatwgDiffStride == 0 || hostileInputs[c] || always[c] {
+			kept++
+		}
+	}
+	figure("docs/testing.md", `TestWHATWGDifferentialNode compares every `+num+`th input and every hostile and listed one: `+num+` of `+num+`\.`,
+		whatwgDiffStride, kept, len(cases))
+	figure("docs/testing.md", `references against `+num+` bases`, len(whatwgDiffBases))
+	corpus := 0
+	for _, name := range []string{"real.txt", "messy.txt"} { // as TestSafeBrowsingCorpus reads them
+		b, err := os.ReadFile(filepath.Join("bench", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		corpus += len(strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"))
+	}
+	figure("docs/testing.md", `TestSafeBrowsingCorpus holds SafeBrowsing to the slow transcription of its document on every 10th line of the corpus\. With -long, all `+num+`\.`, corpus)
+	figure("docs/testing.md", `the general path's key under `+num+` profiles`, len(fastProfiles()))
+
+	// The profiles and the limits.
+	figure("docs/profiles.md", `WebCapture is exactly the `+num+` steps of the PDF Reference's`, len(WebCapture.Steps()))
+	figure("docs/hostile-inputs.md", `MaxLength \(`+num+` MiB\) per input, MaxHostLength \(`+num+` bytes\) per host`, MaxLength>>20, MaxHostLength)
+	figure("docs/hostile-inputs.md", `and `+num+` bytes per label before IDNA`, maxIDNALabel)
+	b, err = os.ReadFile("docs/keys.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, _ = strings.Cut(string(b), "## What names a key")
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	parts := 0
+	for _, line := range strings.Split(sec, "\n") {
+		if strings.HasPrefix(line, "| ") && !strings.HasPrefix(line, "| part |") {
+			parts++
+		}
+	}
+	figure("docs/keys.md", `KeyVersion\(\) \(keyversion\.go\) is built from `+num+` parts`, parts)
+}
