@@ -370,3 +370,26 @@ func shellWords(t *testing.T, s string) []string {
 	}
 	return words
 }
+
+// TestFlagsAfterURLs checks that flags may follow URL arguments, and
+// that "--" ends the flags: an argument after it is a URL even when it
+// starts with "-".
+func TestFlagsAfterURLs(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"HTTP://A/?utm_source=x&b=1", "-p", "crawler"}, "http://a/?b=1\n", 0},
+		{[]string{"-p", "crawler", "HTTP://A/?utm_source=x&b=1"}, "http://a/?b=1\n", 0},
+		{[]string{"HTTP://A/", "-p", "whatwg", "http://B/", "-format", "tsv"}, "HTTP://A/\thttp://a/\nhttp://B/\thttp://b/\n", 0},
+		{[]string{"-p", "whatwg", "-base", "http://h/d/", "--", "-x", "y"}, "http://h/d/-x\nhttp://h/d/y\n", 0},
+		{[]string{"-p", "whatwg", "-base", "http://h/d/", "y", "--", "-p"}, "http://h/d/y\nhttp://h/d/-p\n", 0},
+		{[]string{"http://a/", "-zz"}, "", 2},
+	} {
+		out, errOut, code := canonCmd(t, "", c.args...)
+		if out != c.want || code != c.code {
+			t.Errorf("canon %s: %q, exit %d (stderr %q), want %q, exit %d", strings.Join(c.args, " "), out, code, errOut, c.want, c.code)
+		}
+	}
+}

@@ -10,7 +10,9 @@
 //	canon -keyversion [-p profile] [-steps list] [-rules FILE]
 //	canon -list-profiles
 //
-// With URL arguments canon normalizes those; otherwise it reads one URL
+// Flags may come before or after the URL arguments ("canon URL -p
+// crawler"); "--" ends the flags, so that a URL after it may start with
+// "-". With URL arguments canon normalizes those; otherwise it reads one URL
 // per line from standard input (or from -f FILE) and writes one line per
 // input line, in input order, streaming with bounded memory (except -u).
 // A CR before the LF, a missing final newline and lines of any length

@@ -121,7 +121,8 @@ const usageText = `usage: canon [flags] [URL ...]
 
 canon prints the canonical key of each URL given as an argument, or of each
 line of standard input (or -f FILE), one output line per input line, in
-input order.
+input order. Flags may come before or after the URLs; "--" ends them (a
+URL after it may start with "-").
 
 Examples:
   canon 'HTTP://Example.COM:80/a/./b/../c'          # http://example.com/a/c
@@ -265,22 +266,41 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 	// and asked-for help belongs on stdout, so canon prints both itself.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			io.WriteString(stdout, usage())
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return nil, exitOK, errHelp
+	// Flags may come after URLs too ("canon URL -p crawler"), as users
+	// of other tools expect: the flag package stops at the first
+	// argument that is not a flag, so the rest is parsed again from the
+	// next one that starts with "-". "--" ends the flags: every
+	// argument after it is a URL, even "-x".
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				io.WriteString(stdout, usage())
+				fs.SetOutput(stdout)
+				fs.PrintDefaults()
+				return nil, exitOK, errHelp
+			}
+			fmt.Fprintf(stderr, "canon: %v (see canon -h)\n", err)
+			return nil, exitUsage, errHelp
 		}
-		fmt.Fprintf(stderr, "canon: %v (see canon -h)\n", err)
-		return nil, exitUsage, errHelp
+		left := fs.Args()
+		if n := len(rest) - len(left); n > 0 && rest[n-1] == "--" {
+			cfg.urls = append(cfg.urls, left...) // after "--"
+			break
+		}
+		for len(left) > 0 && (len(left[0]) < 2 || left[0][0] != '-') {
+			cfg.urls = append(cfg.urls, left[0])
+			left = left[1:]
+		}
+		if len(left) == 0 {
+			break
+		}
+		rest = left
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "progress" {
 			cfg.progressSet = true
 		}
 	})
-	cfg.urls = fs.Args()
 	p, ok := canon.LookupProfile(profile)
 	if !ok {
 		return nil, exitUsage, fmt.Errorf("unknown profile %q: want %s (see -list-profiles)", profile, profileList())
