@@ -30,8 +30,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -584,6 +586,72 @@ func TestChangelogNamesKeyVersions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestChangelogByRelease checks CHANGELOG.md's shape: "## [Unreleased]"
+// first, then "## [vX.Y.Z] - YYYY-MM-DD" headings, newest first; in a
+// release, "### " sections of the usual names; the key entries ("#### ")
+// only under "### Keys"; and every part of every predefined profile's
+// KeyVersion named in some release's Keys, so that each key change is
+// under the release that brings it.
+func TestChangelogByRelease(t *testing.T) {
+	b, err := os.ReadFile("CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := regexp.MustCompile(`^## \[v(\d+)\.(\d+)\.(\d+)\] - \d{4}-\d{2}-\d{2}$`)
+	sections := map[string]bool{"Added": true, "Changed": true, "Deprecated": true, "Removed": true, "Fixed": true, "Security": true, "Keys": true}
+	var releases []string
+	var prev []int
+	section := ""
+	var keys strings.Builder
+	for i, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "## "):
+			section = ""
+			if len(releases) == 0 && line != "## [Unreleased]" {
+				t.Errorf("CHANGELOG.md:%d: %q: the first release heading must be \"## [Unreleased]\"", i+1, line)
+			}
+			if len(releases) > 0 {
+				m := release.FindStringSubmatch(line)
+				if m == nil {
+					t.Errorf("CHANGELOG.md:%d: %q is not \"## [vX.Y.Z] - YYYY-MM-DD\"", i+1, line)
+					break
+				}
+				v := []int{atoi(t, m[1]), atoi(t, m[2]), atoi(t, m[3])}
+				if prev != nil && slices.Compare(v, prev) >= 0 {
+					t.Errorf("CHANGELOG.md:%d: %q is not older than the release above it", i+1, line)
+				}
+				prev = v
+			}
+			releases = append(releases, line)
+		case strings.HasPrefix(line, "### "):
+			section = strings.TrimPrefix(line, "### ")
+			if !sections[section] || len(releases) == 0 {
+				t.Errorf("CHANGELOG.md:%d: %q: a section of a release is one of %v", i+1, line, slices.Sorted(maps.Keys(sections)))
+			}
+		case strings.HasPrefix(line, "#### ") && section != "Keys":
+			t.Errorf("CHANGELOG.md:%d: %q: a key entry outside a release's \"### Keys\"", i+1, line)
+		}
+		if section == "Keys" {
+			keys.WriteString(line + "\n")
+		}
+	}
+	for _, np := range namedProfiles {
+		for _, part := range strings.Fields(np.p.KeyVersion()) {
+			if !changelogNames(keys.String(), part) {
+				t.Errorf("CHANGELOG.md: no release's Keys names %s, a part of %s's KeyVersion", part, np.name)
+			}
+		}
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // changelogNames reports whether text names token as a word of its own:
