@@ -2,6 +2,7 @@ package canon_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/seed15588f71/canon"
@@ -51,6 +52,23 @@ func ExampleProfile_WithRules() {
 	// Output:
 	// https://example.com/?id=7
 	// (ParseWHATWG|RemoveFragment|UppercaseEscapes|DecodeUnreserved|RemoveSessionIDs|RemoveTrackingParams|RemoveEmptyParams|RemoveEmptyQuery|SortQuery)[tracking=ref prefixes=pk_]
+}
+
+// Rules a profile would never use are an error, not silently ignored:
+// WHATWG has no step that reads a tracking list, and under StripWWW no
+// key has the host "www.example.com".
+func ExampleProfile_WithRules_unused() {
+	_, err := canon.WHATWG.WithRules(canon.Rules{TrackingParams: []string{"ref"}})
+	fmt.Println(errors.Is(err, canon.ErrUnusedRules))
+	fmt.Println(err)
+	_, err = canon.Archive.WithRules(canon.Rules{Hosts: map[string]canon.Rules{
+		"www.example.com": {SessionParams: []string{"sid"}},
+	}})
+	fmt.Println(err)
+	// Output:
+	// true
+	// canon: Rules.TrackingParams: no step of the profile reads it: RemoveTrackingParams does, and the profile WHATWG(ParseWHATWG) lacks it
+	// canon: Rules.Hosts["www.example.com"]: no key has this host: the profile writes "http://www.example.com/" as "http://example.com/"; key the rules by the host as the key writes it
 }
 
 func ExampleProfile_Rules() {
