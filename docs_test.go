@@ -145,7 +145,8 @@ type stepDoc struct {
 // stepsDoc renders docs/steps.md from steps.go, read with go/parser
 // and go/doc: the Step type's comment, a table of the steps and one of
 // the key steps (example, documents cited, which predefined profiles run
-// the step), the comment before the key steps, and each step's comment.
+// the step), the comment before the key steps, and each step's comment,
+// with the first mention of each document linked (linkFirstMentions).
 func stepsDoc() ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "steps.go", nil, parser.ParseComments)
@@ -275,7 +276,9 @@ func stepsDoc() ([]byte, error) {
 		b.WriteString("\n### " + sd.step.String() + "\n\n")
 		b.WriteString(markdown(sd.doc))
 	}
-	return []byte(b.String()), nil
+	// The first mention of each document the page cites links to it, as
+	// on every page of docs/ (TestDocSpecLinks).
+	return []byte(linkFirstMentions(b.String())), nil
 }
 
 func specNamed(g *ast.GenDecl, name string) ast.Node {
@@ -550,15 +553,16 @@ func TestPackageDocProfiles(t *testing.T) {
 }
 
 // docText is a Markdown file as TestDocFigures reads it: on one line,
-// each run of white space one space, without the backquotes of code and
-// the asterisks of bold text.
+// each run of white space one space, links as their text, without the
+// backquotes of code and the asterisks of bold text.
 func docText(t *testing.T, file string) string {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.NewReplacer("`", "", "**", "").Replace(strings.Join(strings.Fields(string(b)), " "))
+	text := mdLink.ReplaceAllString(string(b), "$1")
+	return strings.NewReplacer("`", "", "**", "").Replace(strings.Join(strings.Fields(text), " "))
 }
 
 // testFuncsReading returns the Test functions of the _test.go files in
@@ -819,4 +823,175 @@ func TestDocFigures(t *testing.T) {
 		}
 	}
 	figure("docs/keys.md", `KeyVersion\(\) \(keyversion\.go\) is built from `+num+` parts`, parts)
+}
+
+// specDocs are the public documents the pages of docs/ cite, each with
+// the words that name it and its canonical address: the first mention
+// of each on a page links there (TestDocSpecLinks; stepsDoc links
+// docs/steps.md's with linkFirstMentions). An RFC is named "RFC N" and
+// links to the RFC Editor's copy.
+var specDocs = []struct {
+	name string
+	re   *regexp.Regexp
+	url  string
+}{
+	{"the WHATWG URL Standard", regexp.MustCompile(`(?:WHATWG\s+)?URL\s+Standard`), "https://url.spec.whatwg.org/"},
+	{"the WHATWG Encoding Standard", regexp.MustCompile(`Encoding\s+Standard`), "https://encoding.spec.whatwg.org/"},
+	{"UTS #46", regexp.MustCompile(`UTS\s+#46`), "https://www.unicode.org/reports/tr46/"},
+	{"the W3C POWDER document", regexp.MustCompile(`W3C\s+POWDER|POWDER\s+(?:document|working\s+group|rules)`), "https://www.w3.org/TR/powder-grouping/"},
+	{"the PDF Reference", regexp.MustCompile(`PDF\s+Reference|PDF\s+"URL\s+Strings"|PDF\s+Web\s+Capture`), "https://opensource.adobe.com/dc-acrobat-sdk-docs/pdfstandards/pdfreference1.7old.pdf"},
+	{`Google Safe Browsing's "URLs and Hashing"`, regexp.MustCompile(`Google\s+Safe\s+Browsing|"URLs\s+and\s+Hashing"`), "https://developers.google.com/safe-browsing/v4/urls-hashing"},
+	{"Google Cloud Web Risk's URL hashing", regexp.MustCompile(`Web\s+Risk`), "https://cloud.google.com/web-risk/docs/urls-hashing"},
+	{"the Public Suffix List", regexp.MustCompile(`Public\s+Suffix\s+List`), "https://publicsuffix.org/"},
+	{"the File API", regexp.MustCompile(`File\s+API`), "https://www.w3.org/TR/FileAPI/"},
+	{"the Internet Archive's surt library", regexp.MustCompile(`(?:Internet\s+Archive's\s+)?surt\s+library|Internet\s+Archive's\s+(?:surt|canonicalizer)`), "https://github.com/internetarchive/surt"},
+	{"urlcanon", regexp.MustCompile(`urlcanon`), "https://github.com/iipc/urlcanon"},
+}
+
+// rfcName matches an RFC's name: "RFC 3986".
+var rfcName = regexp.MustCompile(`RFC\s+(\d{3,4})\b`)
+
+// specMention is the first mention of a document on a page.
+type specMention struct {
+	name, url  string
+	start, end int    // the words that name it, in the page
+	linkTo     string // the target of the link the words are in, if any
+}
+
+// firstMentions returns the first mention of each document of specDocs
+// (and of each RFC) in the Markdown text, in the order of the text. The
+// text of code (fenced blocks and spans), of headings and of link
+// targets mentions nothing.
+func firstMentions(text string) []specMention {
+	prose := []byte(text)
+	blank := func(from, to int) {
+		for i := from; i < to; i++ {
+			if prose[i] != '\n' {
+				prose[i] = ' '
+			}
+		}
+	}
+	fenced, at := false, 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			blank(at, at+len(line))
+		} else if fenced || strings.HasPrefix(line, "#") {
+			blank(at, at+len(line))
+		}
+		at += len(line)
+	}
+	for _, m := range inlineCode.FindAllStringIndex(string(prose), -1) {
+		blank(m[0], m[1])
+	}
+	links := mdLink.FindAllStringSubmatchIndex(string(prose), -1)
+	for _, m := range links {
+		blank(m[3], m[1]) // "](target)"
+	}
+	var out []specMention
+	add := func(name, url string, m []int) {
+		if m == nil {
+			return
+		}
+		sm := specMention{name: name, url: url, start: m[0], end: m[1]}
+		for _, l := range links {
+			if l[2] <= m[0] && m[1] <= l[3] {
+				sm.linkTo = text[l[4]:l[5]]
+			}
+		}
+		out = append(out, sm)
+	}
+	for _, d := range specDocs {
+		add(d.name, d.url, d.re.FindStringIndex(string(prose)))
+	}
+	seen := map[string]bool{}
+	for _, m := range rfcName.FindAllStringSubmatchIndex(string(prose), -1) {
+		n := string(prose[m[2]:m[3]])
+		if !seen[n] {
+			seen[n] = true
+			add("RFC "+n, "https://www.rfc-editor.org/rfc/rfc"+n, m)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
+	return out
+}
+
+// linked reports whether the mention is in a link to its document (or
+// to a section of it).
+func (m specMention) linked() bool {
+	return m.linkTo == m.url || strings.HasPrefix(m.linkTo, m.url+"#")
+}
+
+// linkFirstMentions returns text with the first mention of each document
+// that is in no link made a link to it.
+func linkFirstMentions(text string) string {
+	ms := firstMentions(text)
+	for i := len(ms) - 1; i >= 0; i-- {
+		if m := ms[i]; m.linkTo == "" {
+			text = text[:m.start] + "[" + text[m.start:m.end] + "](" + m.url + ")" + text[m.end:]
+		}
+	}
+	return text
+}
+
+// specLinksPending are pages whose first mentions TestDocSpecLinks
+// reports without failing: docs/upgrading.md names the Public Suffix
+// List without a link.
+var specLinksPending = map[string]bool{"docs/upgrading.md": true}
+
+// TestDocSpecLinks checks that on every page of docs/ the first mention
+// of each public document it cites (specDocs, and every RFC) is a link to
+// the document's canonical address.
+func TestDocSpecLinks(t *testing.T) {
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		for _, m := range firstMentions(text) {
+			checked++
+			if m.linked() {
+				continue
+			}
+			line := strings.Count(text[:m.start], "\n") + 1
+			words := text[m.start:m.end]
+			msg := fmt.Sprintf("%s:%d: the first mention of %s, %q, is not a link to %s: write [%s](%s)", file, line, m.name, words, m.url, words, m.url)
+			if m.linkTo != "" {
+				msg = fmt.Sprintf("%s:%d: the first mention of %s, %q, links to %s, not to %s", file, line, m.name, words, m.linkTo, m.url)
+			}
+			if specLinksPending[filepath.ToSlash(file)] {
+				t.Log(msg)
+			} else {
+				t.Error(msg)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no page of docs/ mentions any document: the patterns read nothing")
+	}
+}
+
+// TestFirstMentions checks firstMentions and linkFirstMentions on the
+// cases the pages have: code, headings, links, names across a line break.
+func TestFirstMentions(t *testing.T) {
+	in := "# RFC 3986\n```\nRFC 3986\n```\n`RFC 3986` and [RFC 1808](https://www.rfc-editor.org/rfc/rfc1808#section-4) then RFC\n3986 and RFC 3986,\n" +
+		"the [URL Standard](https://example.com/), UTS #46.\n"
+	want := "# RFC 3986\n```\nRFC 3986\n```\n`RFC 3986` and [RFC 1808](https://www.rfc-editor.org/rfc/rfc1808#section-4) then [RFC\n3986](https://www.rfc-editor.org/rfc/rfc3986) and RFC 3986,\n" +
+		"the [URL Standard](https://example.com/), [UTS #46](https://www.unicode.org/reports/tr46/).\n"
+	if got := linkFirstMentions(in); got != want {
+		t.Errorf("linkFirstMentions:\n got %q\nwant %q", got, want)
+	}
+	var linked []string
+	for _, m := range firstMentions(want) {
+		linked = append(linked, fmt.Sprintf("%s %v", m.name, m.linked()))
+	}
+	if w := []string{"RFC 1808 true", "RFC 3986 true", "the WHATWG URL Standard false", "UTS #46 true"}; !slices.Equal(linked, w) {
+		t.Errorf("firstMentions: %q, want %q", linked, w)
+	}
 }
