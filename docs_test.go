@@ -935,9 +935,8 @@ func linkFirstMentions(text string) string {
 }
 
 // specLinksPending are pages whose first mentions TestDocSpecLinks
-// reports without failing: docs/upgrading.md names the Public Suffix
-// List without a link.
-var specLinksPending = map[string]bool{"docs/upgrading.md": true}
+// reports without failing (none now).
+var specLinksPending = map[string]bool{}
 
 // TestDocSpecLinks checks that on every page of docs/ the first mention
 // of each public document it cites (specDocs, and every RFC) is a link to

@@ -262,7 +262,7 @@ func FuzzNormalize(f *testing.F) {
 }
 
 // FuzzFastPath holds the fast path to the engine: whenever fast gives a
-// key, under any of fastProfiles (about 50), it is the engine's. It runs
+// key, under any of fastProfiles, it is the engine's. It runs
 // on the input and on its keys under the predefined profiles, which are
 // the inputs the fast path takes most.
 func FuzzFastPath(f *testing.F) {

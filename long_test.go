@@ -12,7 +12,9 @@ import "flag"
 //   - TestWHATWGDifferentialNode: every input (186,585) instead of every
 //     10th corpus line and reference, plus every hostile and listed input;
 //   - TestSafeBrowsingCorpus: every corpus line (76,868) instead of every
-//     10th.
+//     10th;
+//   - TestRedactionClass: a tab or newline before every byte of every
+//     userinfo, instead of the plain userinfo's inputs only.
 //
 // go test ./... -long needs every package of the module to define the
 // flag (an undefined flag fails the package): cmd/canon's tests define
