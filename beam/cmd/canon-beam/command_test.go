@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -127,21 +128,7 @@ func TestMatchesCommand(t *testing.T) {
 			}
 			stdout, stderr := runCanon(t, canonBin, append(args, "-format", "tsv", "-skip-invalid")...)
 			wantOut := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-			var wantFailures []string
-			var failed, total int
-			for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
-				if m := lineMessage.FindStringSubmatch(l); m != nil {
-					n, _ := strconv.Atoi(m[1])
-					wantFailures = append(wantFailures, tsvField(lines[n-1])+"\t"+m[2])
-					continue
-				}
-				m := summaryLine.FindStringSubmatch(l)
-				if m == nil {
-					t.Fatalf("canon wrote %q on standard error", l)
-				}
-				failed, _ = strconv.Atoi(m[1])
-				total, _ = strconv.Atoi(m[2])
-			}
+			wantFailures, failed, total := commandFailures(t, stderr, lines)
 			if total != len(lines) || failed != len(wantFailures) || failed < 5 || len(wantOut) < 250 {
 				t.Fatalf("canon: %d of %d lines failed, %d failure messages, %d keys: the input should give failures and keys", failed, total, len(wantFailures), len(wantOut))
 			}
@@ -195,6 +182,88 @@ func TestMatchesCommand(t *testing.T) {
 				gotRecords = append(gotRecords, canonicalJSON(t, rec))
 			}
 			sameLines(t, "jsonl failures", gotRecords, wantRecords)
+		})
+	}
+}
+
+// commandFailures reads the canon command's standard error for the
+// input lines: each failure as canon-beam writes it in a tsv failures
+// file (the input, a TAB, the text after "line N: "), and the numbers of
+// the summary, failed lines and lines.
+func commandFailures(t *testing.T, stderr string, lines []string) (failures []string, failed, total int) {
+	t.Helper()
+	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		if m := lineMessage.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			failures = append(failures, tsvField(lines[n-1])+"\t"+m[2])
+			continue
+		}
+		m := summaryLine.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("canon wrote %q on standard error", l)
+		}
+		failed, _ = strconv.Atoi(m[1])
+		total, _ = strconv.Atoi(m[2])
+	}
+	return failures, failed, total
+}
+
+// TestSURTMatchesCommand checks -mode surt against the command it
+// stands for, canon -format surt -skip-invalid, on the same input: the
+// SURTs line for line (as multisets), the failure texts and the counts.
+// archive is the profile of CDX keys; the command takes every profile
+// for -format surt, and so does canon-beam (whatwg, whose keys keep the
+// query's order and the fragment; rfc3986, which keeps "www."), with and
+// without -base. An archive SURT differs from its key on every line of
+// the input that has a host, so output equal to the command's is not
+// the keys.
+func TestSURTMatchesCommand(t *testing.T) {
+	dir := t.TempDir()
+	input, lines := commandInput(t, dir)
+	canonBin := goBuild(t, dir, "github.com/seed15588f71/canon/cmd/canon", "canon")
+	const base = "https://www.example.com/docs/a/b?q=1"
+	for _, tc := range []struct {
+		profile, base string
+		shards        int
+	}{
+		{"archive", "", 2},
+		{"archive", base, 1},
+		{"whatwg", base, 3},
+		{"rfc3986", "", 1},
+	} {
+		name := tc.profile
+		if tc.base != "" {
+			name += "-base"
+		}
+		t.Run(name, func(t *testing.T) {
+			args := []string{"-p", tc.profile, "-f", input, "-format", "surt", "-skip-invalid"}
+			if tc.base != "" {
+				args = append(args, "-base", tc.base)
+			}
+			stdout, stderr := runCanon(t, canonBin, args...)
+			wantOut := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+			wantFailures, failed, total := commandFailures(t, stderr, lines)
+			if total != len(lines) || failed != len(wantFailures) || failed < 5 || len(wantOut) < 250 {
+				t.Fatalf("canon: %d of %d lines failed, %d failure messages, %d SURTs: the input should give failures and SURTs", failed, total, len(wantFailures), len(wantOut))
+			}
+			if tc.profile == "archive" && tc.base == "" && !slices.Contains(wantOut, "com,example)/a/c?a=1&b=2") {
+				t.Fatalf("canon -p archive -format surt does not write the CDX key of HTTP://Example.COM:80/a/./b/../c?b=2&a=1#x")
+			}
+
+			cfg := &config{
+				input: input, output: filepath.Join(dir, name, "surts"), profile: tc.profile, base: tc.base,
+				mode: "surt", shards: tc.shards, failuresFormat: "tsv",
+			}
+			var summary bytes.Buffer
+			if err := run(context.Background(), cfg, &summary); err != nil {
+				t.Fatal(err)
+			}
+			sameLines(t, "surt output", readShards(t, cfg.output, tc.shards), wantOut)
+			sameLines(t, "failures", readShards(t, cfg.failuresPrefix(), tc.shards), wantFailures)
+			if want := fmt.Sprintf("canon-beam: %d lines (", total); !strings.HasPrefix(summary.String(), want) ||
+				!strings.Contains(summary.String(), fmt.Sprintf("), %d failed (", failed)) {
+				t.Errorf("summary %q, want %d lines and %d failed", summary.String(), total, failed)
+			}
 		})
 	}
 }

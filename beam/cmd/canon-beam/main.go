@@ -1,11 +1,15 @@
 // Command canon-beam is canon as an Apache Beam pipeline: it reads text
 // files of URLs, one a line (or of links, page TAB href, with -pairs), and
-// writes their canonical keys, distinct keys, counts per key, or input TAB
-// key, as text shards; every line the profile rejects goes to a failures
-// output with its error, worded as the canon command words it. A blank
-// line, as for the canon command, is neither a key nor a failure.
+// writes their canonical keys, distinct keys, counts per key, input TAB
+// key, the SURTs of the keys (-mode surt, as canon -format surt) or their
+// Safe Browsing lookup expressions (-mode expressions, with -profile
+// safebrowsing), as text shards; every line the profile rejects goes to a
+// failures output with its error, worded as the canon command words it. A
+// blank line, as for the canon command, is neither a key nor a failure.
 //
-//	canon-beam -input 'links/*.txt' -output out/keys -mode dedup
+//	canon-beam -input 'links/*.txt' -output /tmp/canon-beam/keys -mode dedup
+//	canon-beam -input 'crawl/*.txt' -output /tmp/canon-beam/cdx -mode surt -profile archive
+//	canon-beam -input 'urls/*.txt' -output /tmp/canon-beam/sb -mode expressions -profile safebrowsing -hash 4
 //
 // It runs on prism, Beam's in-process runner, unless --runner names
 // another (dataflow, flink, spark, universal); the runner flags are
@@ -15,6 +19,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -51,7 +57,8 @@ type config struct {
 	rules          string // file of canon.Rules in JSON, or ""
 	base           string
 	pairs          bool   // lines are page TAB href
-	mode           string // keys, dedup, count or tsv
+	mode           string // keys, dedup, count, tsv, surt or expressions
+	hash           int    // -mode expressions: bytes of SHA-256 in a third column, 0 for none
 	shards         int
 }
 
@@ -63,8 +70,9 @@ func defineFlags(fs *flag.FlagSet) *config {
 	c := &config{}
 	fs.StringVar(&c.input, "input", "", "`glob` of the text files to read, one URL a line (required; gs:// and s3:// work where the workers can read them)")
 	fs.StringVar(&c.output, "output", "", "`prefix` of the output shards, written as PREFIX-SSSSS-of-NNNNN (required)")
-	fs.StringVar(&c.mode, "mode", "keys", "keys: a key per valid line (-pairs: page TAB key);\ndedup: distinct keys; count: count TAB key per distinct key;\ntsv: input TAB key per valid line (-pairs: page TAB href TAB key)")
-	fs.StringVar(&c.profile, "profile", "rfc3986", "profile `name`: rfc3986, iri, webcapture, powder, whatwg, crawler, archive or aggressive")
+	fs.StringVar(&c.mode, "mode", "keys", "keys: a key per valid line (-pairs: page TAB key);\ndedup: distinct keys; count: count TAB key per distinct key;\ntsv: input TAB key per valid line (-pairs: page TAB href TAB key);\nsurt: the SURT of the key per valid line, as canon -format surt (-pairs: page TAB SURT;\nany profile: archive's keys are the CDX keys);\nexpressions (-profile safebrowsing): input TAB expression per lookup expression of\neach valid line's key (-pairs: page TAB href TAB expression), TAB hex with -hash")
+	fs.IntVar(&c.hash, "hash", 0, "with -mode expressions: a third column, the first `N` bytes of the expression's SHA-256\nin lowercase hex (4 to 32: 4 is the prefix Safe Browsing v4/v5 looks up, 32 the full hash;\n0: no hash column)")
+	fs.StringVar(&c.profile, "profile", "rfc3986", "profile `name`: rfc3986, iri, webcapture, powder, whatwg, crawler, archive, aggressive\nor safebrowsing")
 	fs.StringVar(&c.rules, "rules", "", "JSON `file` of canon.Rules, applied to the profile with WithRules\n(they act through the steps RemoveTrackingParams and RemoveSessionIDs)")
 	fs.StringVar(&c.base, "base", "", "resolve each line against this base `URL` before normalizing (canon.NormalizeRef)")
 	fs.BoolVar(&c.pairs, "pairs", false, "each line is page TAB href: the href is resolved against its page (canon.NormalizeRef)")
@@ -88,14 +96,16 @@ func usageError(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
 }
 
-const usageLine = `usage: canon-beam -input GLOB -output PREFIX [-mode keys|dedup|count|tsv] [-profile NAME]
-                  [-rules FILE] [-base URL | -pairs] [-failures PREFIX] [-failures-format tsv|jsonl]
-                  [-shards N] [Beam's flags: --runner NAME --endpoint HOST:PORT ...]
+const usageLine = `usage: canon-beam -input GLOB -output PREFIX [-mode keys|dedup|count|tsv|surt|expressions]
+                  [-hash N] [-profile NAME] [-rules FILE] [-base URL | -pairs] [-failures PREFIX]
+                  [-failures-format tsv|jsonl] [-shards N] [Beam's flags: --runner NAME --endpoint HOST:PORT ...]
 
 canon-beam runs canon on Apache Beam: it reads text files of URLs, one a
-line, and writes their keys (canon.Normalize), distinct keys, counts or
-input TAB key, and each line that fails with its error. Blank lines are
-neither. Without --runner it runs on prism, in this process.
+line, and writes their keys (canon.Normalize), distinct keys, counts,
+input TAB key, the keys' SURTs (canon.SURT) or their Safe Browsing lookup
+expressions (canon.LookupExpressions), and each line that fails with its
+error. Blank lines are neither. Without --runner it runs on prism, in
+this process.
 `
 
 // usage writes the usage line, the command's own flags, then Beam's:
@@ -222,9 +232,21 @@ func buildPipeline(ctx context.Context, cfg *config) (*beam.Pipeline, error) {
 		return nil, usageError("%v", err)
 	}
 	switch cfg.mode {
-	case "keys", "dedup", "count", "tsv":
+	case "keys", "dedup", "count", "tsv", "surt":
+	case "expressions":
+		// As canon -format expressions: the expressions are made of a
+		// Safe Browsing key, and another profile's key is not one.
+		if !prof.Has(canon.ParseSafeBrowsing) {
+			return nil, usageError("-mode expressions needs -profile safebrowsing: the expressions are made of its key")
+		}
 	default:
-		return nil, usageError("unknown mode %q (keys, dedup, count or tsv)", cfg.mode)
+		return nil, usageError("unknown mode %q (keys, dedup, count, tsv, surt or expressions)", cfg.mode)
+	}
+	switch {
+	case cfg.hash != 0 && cfg.mode != "expressions":
+		return nil, usageError("-hash needs -mode expressions")
+	case cfg.hash != 0 && (cfg.hash < 4 || cfg.hash > sha256.Size):
+		return nil, usageError("-hash %d: want 4 to 32 (bytes of each expression's SHA-256), or 0 for no hash column", cfg.hash)
 	}
 	switch cfg.failuresFormat {
 	case "tsv", "jsonl":
@@ -256,6 +278,29 @@ func buildPipeline(ctx context.Context, cfg *config) (*beam.Pipeline, error) {
 	lines := beam.ParDo(s, trimCR, textio.Read(s, cfg.input))
 	var out, failures beam.PCollection
 	switch {
+	case cfg.mode == "surt" || cfg.mode == "expressions":
+		// Each valid line's key with the line (page and href, for
+		// -pairs), and from the key the line's output lines.
+		var keyed, bad beam.PCollection
+		if cfg.pairs {
+			var links beam.PCollection
+			links, bad = beam.ParDo2(s, &splitPairFn{}, lines)
+			keyed, failures = canonbeam.KeyByRefKV(s, links, prof)
+		} else {
+			var kv beam.PCollection
+			if cfg.base != "" {
+				kv, failures = canonbeam.KeyByRef(s, cfg.base, lines, prof)
+			} else {
+				kv, failures = canonbeam.KeyBy(s, lines, prof)
+			}
+			keyed = beam.ParDo(s, hrefLink, kv)
+		}
+		var keyFailures beam.PCollection
+		out, keyFailures = beam.ParDo2(s, &keyLinesFn{Mode: cfg.mode, Pairs: cfg.pairs, Hash: cfg.hash}, keyed)
+		failures = beam.Flatten(s, failures, keyFailures)
+		if cfg.pairs {
+			failures = beam.Flatten(s, failures, bad)
+		}
 	case cfg.pairs:
 		links, bad := beam.ParDo2(s, &splitPairFn{}, lines)
 		var keys beam.PCollection
@@ -343,6 +388,8 @@ func init() {
 	register.Function2x1(formatLinkTSV)
 	register.Function2x1(formatPageKey)
 	register.Function2x1(formatCount)
+	register.Function2x2(hrefLink)
+	register.DoFn5x0[context.Context, string, canonbeam.Link, func(string), func(canonbeam.Failure)](&keyLinesFn{})
 	register.DoFn1x2[canonbeam.Failure, string, error](&formatFailureFn{})
 }
 
@@ -353,8 +400,10 @@ func init() {
 func trimCR(line string) string { return strings.TrimSuffix(line, "\r") }
 
 // Counters of the lines splitPairFn settles itself, added to canonbeam's
-// counters of the same names (the summary sums them).
+// counters of the same names (the summary sums them); keyLinesFn moves a
+// line whose key the library then refuses from keys to failures.
 var (
+	keysCounter     = beam.NewCounter("canon", "keys")
 	failuresCounter = beam.NewCounter("canon", "failures")
 	blankCounter    = beam.NewCounter("canon", "blank")
 )
@@ -379,6 +428,93 @@ func (f *splitPairFn) ProcessElement(ctx context.Context, line string, link func
 		Input: line, Error: "canon-beam: no TAB between page and href",
 		Message: "no TAB between page and href", Kind: "error", Offset: -1,
 	})
+}
+
+// hrefLink makes a KeyBy record, KV<key, input>, a record of
+// KeyByRefKV's shape, KV<key, Link>, with the input as the href and no
+// page, for keyLinesFn.
+func hrefLink(key, input string) (string, canonbeam.Link) {
+	return key, canonbeam.Link{Href: input}
+}
+
+// The library's functions keyLinesFn calls; a test replaces them to see
+// how the command reports a key they reject, which no profile makes.
+var (
+	appendSURT        = canon.AppendSURT
+	lookupExpressions = canon.LookupExpressions
+)
+
+// keyLinesFn writes the lines of -mode surt and expressions from a
+// line's key and the line (Link.Href; and its page with -pairs):
+//
+//	surt:        SURT                     (-pairs: page TAB SURT)
+//	expressions: input TAB expression     (-pairs: page TAB href TAB expression)
+//	             ... TAB hex, with Hash > 0
+//
+// surt writes the SURT in the CDX form, as canon -format surt does
+// (canon.AppendSURT with the zero SURTForm). expressions writes a line
+// for each of the key's lookup expressions (canon.LookupExpressions), in
+// the order Safe Browsing looks them up; hex is the first Hash bytes of
+// the expression's SHA-256 in lowercase hex, as canon.LookupHashes
+// computes them. The input and the page are written as -mode tsv writes
+// them (tsvField). A key the library refuses (which no profile makes)
+// gives a Failure, worded as the canon command words it ("SURT of the
+// key: ..."), and is counted as a failure, not a key.
+type keyLinesFn struct {
+	Mode  string `json:"mode"`
+	Pairs bool   `json:"pairs,omitempty"`
+	Hash  int    `json:"hash,omitempty"`
+}
+
+func (f *keyLinesFn) ProcessElement(ctx context.Context, key string, l canonbeam.Link, line func(string), fail func(canonbeam.Failure)) {
+	if f.Mode == "surt" {
+		b, err := appendSURT(nil, key, 0)
+		if err != nil {
+			f.fail(ctx, l, "SURT of the key: ", err, fail)
+			return
+		}
+		if f.Pairs {
+			b = append([]byte(tsvField(l.Page)+"\t"), b...)
+		}
+		line(string(b))
+		return
+	}
+	exprs, err := lookupExpressions(key)
+	if err != nil {
+		f.fail(ctx, l, "lookup expressions of the key: ", err, fail)
+		return
+	}
+	in := tsvField(l.Href)
+	if f.Pairs {
+		in = tsvField(l.Page) + "\t" + in
+	}
+	for _, x := range exprs {
+		if f.Hash == 0 {
+			line(in + "\t" + x)
+			continue
+		}
+		sum := sha256.Sum256([]byte(x))
+		line(in + "\t" + x + "\t" + hex.EncodeToString(sum[:f.Hash]))
+	}
+}
+
+// fail sends the failure of a line whose key the library gave and then
+// refused in the step what names, and moves the line's count from keys
+// to failures.
+func (f *keyLinesFn) fail(ctx context.Context, l canonbeam.Link, what string, err error, fail func(canonbeam.Failure)) {
+	fl := canonbeam.NewFailure(l.Href, err)
+	if fl.Message != fl.Error {
+		// The problem is in the key, which the quoted text is from;
+		// a text of another shape comes whole, as from the canon
+		// command.
+		fl.Message = what + fl.Message
+	}
+	if f.Pairs {
+		fl.Page = l.Page
+	}
+	keysCounter.Dec(ctx, 1)
+	failuresCounter.Inc(ctx, 1)
+	fail(fl)
 }
 
 // formatTSV writes a KeyBy record as the canon command's -format tsv

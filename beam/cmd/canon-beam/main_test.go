@@ -220,6 +220,96 @@ func TestModes(t *testing.T) {
 	}
 }
 
+// TestKeyFailures checks the failures of -mode surt and expressions
+// that come from the key, not the line: a key that canon.AppendSURT or
+// canon.LookupExpressions refuses, which no profile makes, and which the
+// test makes by replacing the two with functions that refuse a key whose
+// host starts with "fail.". Such a line is a failure, worded as the
+// canon command words it ("SURT of the key: ..."; the offset in the line
+// where the line ends with the quoted text of the key), not a key: it
+// gives no output line and the summary counts it among the failures.
+func TestKeyFailures(t *testing.T) {
+	refuse := func(op, key string) error {
+		if at := strings.Index(key, "//fail."); at >= 0 {
+			return &canon.Error{Op: op, Input: key, Component: canon.ComponentHost, Offset: at + 2, Err: canon.ErrInvalidHost}
+		}
+		return nil
+	}
+	appendSURT = func(dst []byte, key string, form canon.SURTForm) ([]byte, error) {
+		if err := refuse("AppendSURT", key); err != nil {
+			return dst, err
+		}
+		return canon.AppendSURT(dst, key, form)
+	}
+	lookupExpressions = func(key string) ([]string, error) {
+		if err := refuse("LookupExpressions", key); err != nil {
+			return nil, err
+		}
+		return canon.LookupExpressions(key)
+	}
+	t.Cleanup(func() { appendSURT, lookupExpressions = canon.AppendSURT, canon.LookupExpressions })
+
+	dir := t.TempDir()
+	urls := []string{"http://fail.example/x", "HTTP://FAIL.example:80/y", "http://ok.example/a?b", "", "http://h:8x/", "https://www.example.com/p/q"}
+	const page = "http://page.example/"
+	write := func(name string, lines []string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	plain := write("urls.txt", urls)
+	var pairLines []string
+	for _, u := range urls {
+		pairLines = append(pairLines, page+"\t"+u)
+	}
+	pairs := write("pairs.txt", pairLines)
+	for _, tc := range []struct {
+		mode, profile string
+		pairs         bool
+		hash          int
+		prefix        string // of the message
+		outLines      int
+	}{
+		{"surt", "whatwg", false, 0, "SURT of the key: ", 2},
+		{"surt", "archive", true, 0, "SURT of the key: ", 2},
+		{"expressions", "safebrowsing", false, 4, "lookup expressions of the key: ", 3 + 6},
+		{"expressions", "safebrowsing", true, 0, "lookup expressions of the key: ", 3 + 6},
+	} {
+		name := tc.mode + "-" + tc.profile
+		if tc.pairs {
+			name += "-pairs"
+		}
+		t.Run(name, func(t *testing.T) {
+			cfg := &config{input: plain, output: filepath.Join(dir, name, "out"), profile: tc.profile, pairs: tc.pairs,
+				mode: tc.mode, hash: tc.hash, shards: 1, failuresFormat: "jsonl"}
+			pagePart, resolved := "", ""
+			if tc.pairs {
+				cfg.input = pairs
+				pagePart, resolved = `"page":"`+page+`",`, "resolved against the page: "
+			}
+			var summary bytes.Buffer
+			if err := run(context.Background(), cfg, &summary); err != nil {
+				t.Fatal(err)
+			}
+			out := readShards(t, cfg.output, 1)
+			if len(out) != tc.outLines || strings.Contains(strings.Join(out, "\n"), "fail") {
+				t.Errorf("output %q: want %d lines, none of the refused keys", out, tc.outLines)
+			}
+			sameLines(t, "failures", readShards(t, cfg.failuresPrefix(), 1), []string{
+				`{"in":"http://fail.example/x",` + pagePart + `"error":"` + tc.prefix + `host: invalid host (at \"fail.example/x\")","kind":"ErrInvalidHost","component":"host","offset":7}`,
+				`{"in":"HTTP://FAIL.example:80/y",` + pagePart + `"error":"` + tc.prefix + `host: invalid host (at \"fail.example/y\")","kind":"ErrInvalidHost","component":"host"}`,
+				`{"in":"http://h:8x/",` + pagePart + `"error":"` + resolved + `port: invalid character (at \"x/\")","kind":"ErrInvalidPort","component":"port","offset":10}`,
+			})
+			want := fmt.Sprintf("canon-beam: 6 lines (1 blank), 3 failed (%s-*)\n", cfg.failuresPrefix())
+			if summary.String() != want {
+				t.Errorf("summary %q, want %q", summary.String(), want)
+			}
+		})
+	}
+}
+
 // TestNoFailures checks that the failures output exists, empty, when
 // every line is valid or blank: its absence would look like a job that
 // died.
@@ -264,6 +354,13 @@ func TestUsageErrors(t *testing.T) {
 		{"input on an unregistered file system", func(c *config) { c.input = "hdfs://nn/links/*.txt" }},
 		{"output on an unregistered file system", func(c *config) { c.output = "hdfs://nn/out/keys" }},
 		{"missing rules file", func(c *config) { c.rules = filepath.Join(dir, "nosuch.json") }},
+		{"expressions of another profile", func(c *config) { c.mode = "expressions" }},
+		{"expressions of archive", func(c *config) { c.mode, c.profile = "expressions", "archive" }},
+		{"hash without expressions", func(c *config) { c.hash = 4 }},
+		{"hash with surt", func(c *config) { c.mode, c.hash = "surt", 4 }},
+		{"hash of 3 bytes", func(c *config) { c.mode, c.profile, c.hash = "expressions", "safebrowsing", 3 }},
+		{"hash of 33 bytes", func(c *config) { c.mode, c.profile, c.hash = "expressions", "safebrowsing", 33 }},
+		{"negative hash", func(c *config) { c.mode, c.profile, c.hash = "expressions", "safebrowsing", -4 }},
 	} {
 		cfg := good
 		tc.change(&cfg)
@@ -271,8 +368,21 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%s: err %v, want a usage error", tc.what, err)
 		}
 	}
-	if _, err := buildPipeline(context.Background(), &good); err != nil {
-		t.Errorf("good config: %v", err)
+	for _, change := range []func(*config){
+		func(c *config) {},
+		func(c *config) { c.mode = "surt" },
+		func(c *config) { c.mode, c.profile, c.base = "surt", "archive", "https://h/" },
+		func(c *config) { c.mode, c.profile, c.pairs = "surt", "safebrowsing", true },
+		func(c *config) { c.mode, c.profile = "expressions", "safebrowsing" },
+		func(c *config) { c.mode, c.profile, c.hash = "expressions", "SafeBrowsing", 4 },
+		func(c *config) { c.mode, c.profile, c.hash, c.pairs = "expressions", "safebrowsing", 32, true },
+		func(c *config) { c.mode, c.profile, c.hash, c.base = "expressions", "safebrowsing", 0, "https://h/" },
+	} {
+		cfg := good
+		change(&cfg)
+		if _, err := buildPipeline(context.Background(), &cfg); err != nil {
+			t.Errorf("good config %+v: %v", cfg, err)
+		}
 	}
 }
 
@@ -283,10 +393,10 @@ func TestFlags(t *testing.T) {
 	all := flag.NewFlagSet("all", flag.ContinueOnError)
 	runner := all.String("runner", "prism", "Beam's runner flag")
 	cfg := registerFlags(own, all)
-	if err := all.Parse([]string{"-input", "links/*.txt", "-output", "out/keys", "-mode", "dedup", "-pairs", "-rules", "r.json", "--runner=universal", "-failures-format", "jsonl"}); err != nil {
+	if err := all.Parse([]string{"-input", "links/*.txt", "-output", "out/keys", "-mode", "expressions", "-hash", "4", "-pairs", "-rules", "r.json", "--runner=universal", "-failures-format", "jsonl"}); err != nil {
 		t.Fatal(err)
 	}
-	want := config{input: "links/*.txt", output: "out/keys", profile: "rfc3986", rules: "r.json", pairs: true, mode: "dedup", shards: 1, failuresFormat: "jsonl"}
+	want := config{input: "links/*.txt", output: "out/keys", profile: "rfc3986", rules: "r.json", pairs: true, mode: "expressions", hash: 4, shards: 1, failuresFormat: "jsonl"}
 	if *cfg != want || *runner != "universal" {
 		t.Errorf("config %+v, runner %q; want %+v, universal", *cfg, *runner, want)
 	}

@@ -40,12 +40,14 @@ func pairsInput(t *testing.T, dir string) (string, []string) {
 }
 
 // TestPairs runs -pairs in each mode, with tsv and jsonl failures, and
-// compares the output with canon.NormalizeRef(page, href) for each line.
+// compares the output with canon.NormalizeRef(page, href) for each line
+// (-mode surt: page TAB canon.SURT of it; TestExpressions runs -pairs
+// with -mode expressions).
 func TestPairs(t *testing.T) {
 	dir := t.TempDir()
 	input, lines := pairsInput(t, dir)
 	prof := canon.Crawler
-	var pageKeys, tsv, failurePages []string
+	var pageKeys, pageSURTs, tsv, failurePages []string
 	counts := map[string]int{}
 	nblank := 0
 	for _, l := range lines {
@@ -64,13 +66,18 @@ func TestPairs(t *testing.T) {
 			continue
 		}
 		pageKeys = append(pageKeys, page+"\t"+k)
+		surt, err := canon.SURT(k)
+		if err != nil {
+			t.Fatalf("SURT(%q): %v", k, err)
+		}
+		pageSURTs = append(pageSURTs, page+"\t"+surt)
 		tsv = append(tsv, page+"\t"+tsvField(href)+"\t"+k)
 		counts[k]++
 	}
 	if len(failurePages) < 5 || nblank < 9 || len(counts) < 15 {
 		t.Fatalf("%d failures, %d blank, %d distinct keys: the input should give all", len(failurePages), nblank, len(counts))
 	}
-	for _, mode := range []string{"keys", "tsv", "dedup", "count"} {
+	for _, mode := range []string{"keys", "tsv", "dedup", "count", "surt"} {
 		t.Run(mode, func(t *testing.T) {
 			var want []string
 			switch mode {
@@ -78,6 +85,8 @@ func TestPairs(t *testing.T) {
 				want = pageKeys
 			case "tsv":
 				want = tsv
+			case "surt":
+				want = pageSURTs
 			case "dedup":
 				for k := range counts {
 					want = append(want, k)
