@@ -222,7 +222,7 @@ func rulesProfiles(t *testing.T) []canon.Profile {
 		{canon.Crawler, canon.Rules{TrackingParams: []string{"ref", "source"}}},
 		{canon.Crawler, canon.Rules{TrackingPrefixes: []string{"pk_", "hsa_"}, SessionParams: []string{"visit"}}},
 		{canon.Archive, canon.Rules{SessionParams: []string{"sid", "token"}}},
-		{canon.Aggressive, canon.Rules{TrackingParams: []string{"ref"}, SessionParams: []string{"Visit"}}},
+		{canon.Aggressive, canon.Rules{SessionParams: []string{"Visit", "token"}}},
 		{own, canon.Rules{TrackingParams: []string{"source"}, TrackingPrefixes: []string{"PK_"}, SessionParams: []string{"token"}}},
 		// Per-host rules and a keep-only list, which travel as JSON text.
 		{canon.Crawler, canon.Rules{TrackingParams: []string{"ref"}, Hosts: map[string]canon.Rules{

@@ -211,7 +211,7 @@ func profileOf(cfg *config) (canon.Profile, error) {
 		return prof, err
 	}
 	if prof, err = prof.WithRules(r); err != nil {
-		return prof, usageError("-rules %s: %v", cfg.rules, err)
+		return prof, usageError("-rules %s: %w", cfg.rules, err)
 	}
 	return prof, nil
 }

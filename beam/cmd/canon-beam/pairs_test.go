@@ -193,4 +193,10 @@ func TestRulesFlag(t *testing.T) {
 			t.Errorf("%s: err %v, want a usage error saying %q", tc.what, err, tc.says)
 		}
 	}
+	// Rules the profile never uses: archive has no RemoveTrackingParams.
+	c := *cfg
+	c.profile = "archive"
+	if _, err := buildPipeline(context.Background(), &c); !errors.Is(err, errUsage) || !errors.Is(err, canon.ErrUnusedRules) {
+		t.Errorf("tracking rules under archive: err %v, want a usage error wrapping canon.ErrUnusedRules", err)
+	}
 }
