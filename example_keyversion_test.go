@@ -11,8 +11,8 @@ import (
 // and makes them again when the running one differs: only keys made
 // under one KeyVersion are comparable. Its parts are the profile's rule
 // version, the Unicode version of the IDNA and NFC tables (which depends
-// on the Go toolchain), and, for the profiles that strip "www", the
-// Public Suffix List snapshot.
+// on the Go toolchain), and, for a profile with StripWWW, the Public
+// Suffix List snapshot.
 func ExampleProfile_KeyVersion() {
 	// Keys stored under another KeyVersion must be made again.
 	stored := "crawler/0 unicode-15.0.0" // as read from the store's metadata
@@ -22,9 +22,12 @@ func ExampleProfile_KeyVersion() {
 	name, _, _ := strings.Cut(parts[0], "/")
 	fmt.Println(name)
 	fmt.Println(parts[1] == "unicode-"+canon.UnicodeVersion)
-	fmt.Println(strings.HasPrefix(parts[2], "psl-"))
 
-	// Crawler keeps "www", and so does not read the Public Suffix List.
+	// A profile with StripWWW, which asks the Public Suffix List, names
+	// its snapshot; Crawler keeps "www", and Archive strips it as the
+	// Internet Archive does, without the list.
+	www := canon.MustProfile(canon.ParseWHATWG, canon.StripWWW)
+	fmt.Println(strings.HasPrefix(strings.Fields(www.KeyVersion())[2], "psl-"))
 	fmt.Println(len(strings.Fields(canon.Crawler.KeyVersion())))
 
 	// A profile built from steps has a KeyVersion of its own, derived

@@ -551,6 +551,24 @@ func hasExtraDots[T string | []byte](d T) bool {
 	return false
 }
 
+// trimsDots reports whether TrimHostDots after ParseWHATWG changes the
+// domain d: it has extra dots (hasExtraDots) and is not one of the two
+// forms trimDomainDots writes with dots kept ("." and "a.1.."), so that
+// a key holding them is its own key without a copy.
+func trimsDots[T string | []byte](d T) bool {
+	if !hasExtraDots(d) {
+		return false
+	}
+	n := len(d)
+	if n == 1 {
+		return false // "."
+	}
+	if n > 2 && d[n-1] == '.' && d[n-2] == '.' && !hasExtraDots(d[:n-2]) && whatwgEndsInNumber(d[:n-2]) {
+		return false // "a.1.."
+	}
+	return true
+}
+
 // trimDomainDots is TrimHostDots after ParseWHATWG on the domain d (the
 // output of domain to ASCII, lowercased; never an IP address), in place:
 // the empty labels go, leading, repeated and trailing (".a..b." ->

@@ -693,6 +693,9 @@ func endsInDotSegment(path []byte) bool {
 
 // wwwLabel returns the length of the "www." (with digits: "wwwN.") that
 // StripWWW (StripWWWN) removes from host, or 0 when it removes none.
+// StripWWW asks the Public Suffix List whether the rest is more than a
+// public suffix; StripWWWN, as the Internet Archive's canonicalizer,
+// does not, and only keeps a host label behind it.
 func wwwLabel(host string, digits bool) int {
 	if len(host) < 4 || lower(host[0]) != 'w' || lower(host[1]) != 'w' || lower(host[2]) != 'w' {
 		return 0
@@ -704,7 +707,14 @@ func wwwLabel(host string, digits bool) int {
 	if i == len(host) || host[i] != '.' {
 		return 0
 	}
-	if !strippableMemo(host[i+1:]) {
+	rest := host[i+1:]
+	if digits {
+		if rest == "" || rest[0] == '.' {
+			return 0 // "www." is the whole host: no label would be left
+		}
+		return i + 1
+	}
+	if !strippableMemo(rest) {
 		return 0
 	}
 	return i + 1

@@ -90,7 +90,7 @@ var stepRuleVersions = [numSteps]int{
 	RemoveUserinfo:        1,
 	HTTPSAsHTTP:           2,
 	StripWWW:              2,
-	StripWWWN:             2,
+	StripWWWN:             3,
 	DecodePathRepeatedly:  2,
 	DecodeQueryRepeatedly: 2,
 	CollapseSlashes:       1,
@@ -121,8 +121,8 @@ var profileRuleVersions = map[string]int{
 	"POWDER":     3,
 	"WHATWG":     3,
 	"Crawler":    5,
-	"Archive":    5,
-	"Aggressive": 5,
+	"Archive":    6,
+	"Aggressive": 6,
 
 	// Google Safe Browsing's canonicalization (safebrowsing.go).
 	"SafeBrowsing": 3,
@@ -146,7 +146,7 @@ var profileRuleVersions = map[string]int{
 // host is a numeric IPv4 address as a browser reads it, through the
 // UTS #46 mapping ("http://１２７.０.０.１/"), so a character that a newer
 // Unicode maps to a digit (U+1CCF0-U+1CCF9, new in Unicode 16) changes
-// its key or error. Last, for the profiles with StripWWW or StripWWWN,
+// its key or error. Last, for the profiles with StripWWW,
 // the date of the Public Suffix List snapshot they read.
 //
 // Two keys made under the same KeyVersion are comparable: the same input
@@ -170,8 +170,8 @@ func (p Profile) keyVersion(unicode string) string {
 }
 
 // readsPublicSuffixList reports whether the profile's keys depend on the
-// Public Suffix List: StripWWW and StripWWWN are its only readers.
-func (p Profile) readsPublicSuffixList() bool { return p.Has(StripWWW) || p.Has(StripWWWN) }
+// Public Suffix List: StripWWW is its only reader (StripWWWN, as the Internet Archive, does not ask it).
+func (p Profile) readsPublicSuffixList() bool { return p.Has(StripWWW) }
 
 // ruleVersion is the first part of KeyVersion.
 func (p Profile) ruleVersion() string {

@@ -51,6 +51,8 @@ var recordedStepDigests = map[string]string{
 	"crawler/5":    "68e498782bcf",
 	"archive/5":    "3ab7565c15fd",
 	"aggressive/5": "befc22950498",
+	"archive/6":    "a9ccc97d02b9",
+	"aggressive/6": "bfbb0c13fcbc",
 
 	"safebrowsing/1": "b5ee7314c212",
 	"safebrowsing/2": "884d2050452c",
@@ -97,7 +99,7 @@ func TestProfileRuleVersions(t *testing.T) {
 
 // TestKeyVersionPredefined checks the form of the predefined profiles'
 // KeyVersions: distinct, each its name, the Unicode version, and the
-// Public Suffix List where StripWWW or StripWWWN reads it.
+// Public Suffix List where StripWWW reads it.
 func TestKeyVersionPredefined(t *testing.T) {
 	seen := map[string]string{}
 	for _, np := range namedProfiles {
@@ -108,7 +110,7 @@ func TestKeyVersionPredefined(t *testing.T) {
 		seen[kv] = np.name
 		parts := strings.Fields(kv)
 		wantParts := 2
-		if np.p.Has(StripWWW) || np.p.Has(StripWWWN) {
+		if np.p.Has(StripWWW) {
 			wantParts = 3
 		}
 		if len(parts) != wantParts {
@@ -125,8 +127,14 @@ func TestKeyVersionPredefined(t *testing.T) {
 			t.Errorf("%s.KeyVersion() = %q, want psl-%s third", np.name, kv, publicSuffixListVersion)
 		}
 	}
-	if got := Archive.KeyVersion(); !strings.HasSuffix(got, " psl-"+publicSuffixListVersion) {
-		t.Errorf("Archive.KeyVersion() = %q: Archive strips www by the Public Suffix List", got)
+	// StripWWW reads the Public Suffix List; StripWWWN (Archive's, as
+	// the Internet Archive strips www) does not.
+	withPSL := MustProfile(ParseWHATWG, StripWWW)
+	if got := withPSL.KeyVersion(); !strings.HasSuffix(got, " psl-"+publicSuffixListVersion) {
+		t.Errorf("%v.KeyVersion() = %q: StripWWW reads the Public Suffix List", withPSL, got)
+	}
+	if got := Archive.KeyVersion(); strings.Contains(got, "psl-") {
+		t.Errorf("Archive.KeyVersion() = %q: StripWWWN does not read the Public Suffix List", got)
 	}
 }
 

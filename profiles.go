@@ -86,7 +86,7 @@ var (
 	// trailing "/" and an empty "?" removed, and the parameters sorted
 	// whole. Its keys are for looking URLs up in an archive, not for
 	// fetching: it merges path case and every escape with its character.
-	Archive = mustProfile(ParseWHATWG, DefaultScheme, RemoveFragment, RemoveUserinfo, StripWWWN,
+	Archive = mustProfile(ParseWHATWG, DefaultScheme, RemoveFragment, TrimHostDots, RemoveUserinfo, StripWWWN,
 		DecodePathRepeatedly, DecodeQueryRepeatedly, CollapseSlashes, LowercasePath, RemoveSessionIDs,
 		RemoveTrailingSlash, LowercaseQuery, RemoveEmptyQuery, SortQueryPairs)
 

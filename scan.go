@@ -138,7 +138,7 @@ func (u *url) scan(s string, pl *plan, ho *handover) scanResult {
 		}
 	case seen&fUpper != 0 && !pl.lowerHost,
 		host[len(host)-1] == '.', len(host) > MaxHostLength,
-		pl.trimDots && hasExtraDots(host),
+		pl.trimDots && trimsDots(host),
 		endsInNumber(host) && !numericHostValid(host), // rejected (or, in WHATWG, rewritten): the engine's
 		pl.toUnicode && hasACEPrefix(host),
 		pl.fileLocalhost && kind == schemeFile && strings.EqualFold(host, "localhost"):

@@ -223,8 +223,13 @@ const (
 	//	http://www.example.com/ -> http://example.com/
 	StripWWW
 
-	// StripWWWN is StripWWW also for "www" followed by digits, as the
-	// Internet Archive's canonicalizer does ("www2", "www34").
+	// StripWWWN removes a first host label "www" or "www" followed by
+	// digits ("www2", "www34"; again, while there is one), whatever
+	// remains, as the Internet Archive's canonicalizer (the surt library's
+	// massageHost) does: unlike StripWWW it does not ask the Public
+	// Suffix List, so www.googleapis.com and www.gov.uk lose it too, as
+	// in the CDX keys of the Wayback Machine. It keeps a host that is
+	// "www." alone. Merges wwwN.example.com with example.com.
 	//	http://www12.example.com/ -> http://example.com/
 	StripWWWN
 

@@ -118,7 +118,7 @@ func (e *engine) whatwgHost() (int, *failure) {
 			}
 		}
 		if !whatwgEndsInNumber(s[i:j]) {
-			if e.pl.trimDots && hasExtraDots(s[i:j]) {
+			if e.pl.trimDots && trimsDots(s[i:j]) {
 				e.whatwgDomain(trimDomainDots(appendLower(nil, s[i:j])), i, j)
 				return w.length() - at, nil
 			}
@@ -157,7 +157,7 @@ func (e *engine) whatwgHost() (int, *failure) {
 		}
 		return w.length() - at, nil
 	}
-	if e.pl.trimDots && hasExtraDots(ascii) {
+	if e.pl.trimDots && trimsDots(ascii) {
 		ascii = trimDomainDots(ascii)
 	}
 	e.whatwgDomain(ascii, i, j)
