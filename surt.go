@@ -1,22 +1,27 @@
 package canon
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // SURTForm selects how [AppendSURT] writes a SURT (bit flags; zero is the
 // CDX form). The flags combine:
 //
-//	0                                  http://www.example.com:81/a -> com,example,www:81)/a
-//	SURTTrailingComma                  http://www.example.com:81/a -> com,example,www,:81)/a
-//	SURTWithScheme                     http://www.example.com:81/a -> http://(com,example,www:81)/a
-//	SURTWithScheme|SURTTrailingComma   http://www.example.com:81/a -> http://(com,example,www,:81)/a
-//	0                                  http://10.1.2.3:81/a        -> 3,2,1,10:81)/a
-//	SURTKeepIP                         http://10.1.2.3:81/a        -> 10.1.2.3:81)/a
+//	0                                  http://www.example.com:81/a?b#c -> com,example,www:81)/a?b
+//	SURTTrailingComma                  http://www.example.com:81/a?b#c -> com,example,www:81,)/a?b
+//	SURTWithScheme                     http://www.example.com:81/a?b#c -> http://(com,example,www:81)/a?b
+//	SURTVerbatim|SURTTrailingComma     http://www.example.com:81/a?b#c -> com,example,www,:81)/a?b#c
+//	0                                  http://10.1.2.3:81/a            -> 3,2,1,10:81)/a
+//	SURTKeepIP                         http://10.1.2.3:81/a            -> 10.1.2.3:81)/a
 //
 // The zero form is the key of the CDX format of the Internet Archive's
 // Wayback Machine (its surt library's default), which pywb also uses;
-// SURTWithScheme|SURTTrailingComma|SURTKeepIP is the form Heritrix
-// writes, and the one the SURT prefixes of Heritrix's crawl scopes
-// match.
+// SURTWithScheme|SURTTrailingComma|SURTKeepIP|SURTVerbatim is the form
+// Heritrix writes, and the one the SURT prefixes of Heritrix's crawl
+// scopes match. The table shows the host and port; without SURTVerbatim
+// the path and query are written as the surt library writes them (see
+// AppendSURT).
 type SURTForm uint8
 
 const (
@@ -37,47 +42,66 @@ const (
 	// address gets no trailing comma. Without it an address is written
 	// as the surt library writes it by default (see [AppendSURT]).
 	SURTKeepIP
+	// SURTVerbatim writes the path, query and fragment as the key has
+	// them, and the port as it writes it, as Heritrix and urlcanon write
+	// a SURT: http://h/a%3Fb?B=1&a -> h)/a%3Fb?B=1&a. Without it they
+	// are written as the surt library writes them (decoded and escaped
+	// again, lowercased, the query sorted as it sorts it, no fragment, no
+	// port 0: h)/a?b?a&b=1; see AppendSURT), so that a key of Archive
+	// gives the library's key.
+	SURTVerbatim
 )
 
 // SURT returns the SURT (Sort-friendly URI Reordering Transform) of key in
 // the form CDX indexes key their records by (the Internet Archive's CDX
 // format, as its surt library, the Wayback Machine and pywb write it):
 // the labels of the host in reverse order joined by ",", the port, ")",
-// then the path, query and fragment as key has them.
+// then the path and query as the surt library writes them (decoded,
+// escaped again its way, lowercased, the query sorted; no fragment):
 //
-//	http://www.archive.org/goo/?a=1             -> org,archive,www)/goo/?a=1
-//	http://user:pass@foo.example.org:81/p?q#f   -> org,example,foo:81)/p?q#f
+//	http://www.archive.org/goo/?b=2&a=1#f       -> org,archive,www)/goo?a=1&b=2
+//	http://user:pass@foo.example.org:81/a%3Fb   -> org,example,foo:81)/a?b
 //	http://192.168.1.254/info                   -> 254,1,168,192)/info
+//	file:///etc/hosts                           -> file:/etc/hosts
 //
 // SURT is [AppendSURT] with a nil buffer and the zero [SURTForm]; see
-// AppendSURT for the rules. An IPv4 address is reversed like a name, as
-// the surt library reverses it by default; [SURTKeepIP] keeps it whole.
-// key should be a key from [Normalize]: SURT reorders it, and drops its
-// userinfo (as the surt library and urlcanon do; see AppendSURT). The CDX
-// tools also canonicalize the URL first (the surt library's default
-// lowercases it, drops "www." and session ids and sorts the query; the
-// [Archive] profile does that); SURT leaves all of that to the profile
-// that made key. It also departs from how the surt library writes a key
-// in the few places AppendSURT lists.
+// AppendSURT for the rules. The surt library also canonicalizes the URL
+// first (it lowercases it, drops "www." and session ids, removes dot
+// segments); the [Archive] profile does that part, so that
+// SURT(Normalize(x, Archive)) is the library's key of x, but for the
+// departures docs/deviations.md lists (hosts the URL Standard rejects,
+// file: URLs with dot segments, ftp's ":21"). SURT of a key of another
+// profile writes that key's URL as the library would, without Archive's
+// canonicalization.
 //
 // SURT allocates at most once, for the result, and not at all when it
-// returns key unchanged.
+// returns key unchanged; a query the library would sort otherwise than
+// key has it, or a path with dot segments, costs more.
 func SURT(key string) (string, error) {
 	var p parts
 	if f := parseSURT(&p, key); f != nil {
 		return "", toError("SURT", key, 0, f)
 	}
-	if !surtHost(&p) {
+	if isFiledesc(&p) {
 		return key, nil
 	}
-	b := appendSURT(make([]byte, 0, surtLen(&p, 0)), &p, 0)
-	return ownedString(b), nil
+	// The SURT is built in a buffer on the stack when it fits, so that a
+	// key whose SURT is itself (dns:alexa.com) costs no allocation and
+	// any other one the result's alone.
+	var stack [192]byte
+	b := appendSURTLibrary(stack[:0], &p, 0)
+	if string(b) == key {
+		return key, nil
+	}
+	return string(b), nil
 }
 
 // AppendSURT appends the SURT of key in form (see [SURTForm]) to dst and
 // returns the extended buffer. On error it returns dst unchanged.
 //
-//	http://user:pass@foo.example.org:81/path?query#frag, SURTWithScheme|SURTTrailingComma
+//	http://user:pass@foo.example.org:81/path?query#frag, 0
+//	    -> org,example,foo:81)/path?query
+//	http://user:pass@foo.example.org:81/path?query#frag, SURTWithScheme|SURTTrailingComma|SURTKeepIP|SURTVerbatim
 //	    -> http://(org,example,foo,:81)/path?query#frag
 //	http://192.168.1.254/info, 0           -> 254,1,168,192)/info
 //	http://192.168.1.254/info, SURTKeepIP  -> 192.168.1.254)/info
@@ -85,25 +109,39 @@ func SURT(key string) (string, error) {
 // key must be an absolute URL (it should be a key from [Normalize]); an
 // empty key, or one without a scheme, is an error wrapping [ErrRelative],
 // and one the parser cannot split (an invalid scheme or port, say) wraps
-// the cause, as [Parse] reports it. AppendSURT changes nothing but the
-// order, and drops the userinfo (in every form, the Heritrix form too,
-// where Heritrix itself keeps it): it does not change case, decode
-// triplets, add a "/" for an empty path or remove a default port. The rules follow the Internet Archive's
-// surt library (its code and tests), Heritrix's SURT and the SURT test
-// data of the IIPC's urlcanon; where those differ, the rule says which it
-// follows:
+// the cause, as [Parse] reports it. Every form drops the userinfo (the
+// Heritrix form too, where Heritrix itself keeps it) and reorders the
+// host; without SURTVerbatim the rest is written as the surt library
+// writes it (the rules below), with it as key has it (it changes no
+// case, decodes no triplet, adds no "/" for an empty path and keeps the
+// fragment and any port). The rules follow the Internet Archive's surt
+// library 0.3.1 (its code and tests; testdata/surt-ia holds its keys of
+// canon's corpus), Heritrix's SURT and the SURT test data of the IIPC's
+// urlcanon; where those differ, the rule says which it follows:
 //
+//   - Without SURTVerbatim, as the surt library writes a key: the path
+//     is decoded until no triplet is left, its "." and ".." segments and
+//     empty segments removed as the library's normalizePath removes them
+//     (a ".." above the root stays), then a byte below "!" or above "~",
+//     "#" and "%" escaped again, every letter lowercased (the triplets'
+//     hex too) and a final "/" dropped unless the path is "/"; the query
+//     is decoded, escaped again and lowercased the same way and its
+//     parameters ("&"-separated; a name, and what follows its first "=")
+//     sorted by name, then one without "=" first, then by value, as
+//     bytes; an empty query goes with its "?"; a "/" comes before a query
+//     when the path is empty; the fragment and a port of 0 are dropped;
+//     SURTTrailingComma writes the comma after the port, as the library
+//     does. A URL without a host is the scheme, ":", and its path and
+//     query written so: file:///etc/hosts -> file:/etc/hosts,
+//     mailto:Joe@X.ORG -> mailto:joe@x.org.
 //   - A URL with a host: the labels of the host (the parts between its
-//     dots) in reverse order, joined by ","; then "," with
-//     SURTTrailingComma (before the port, as Heritrix and urlcanon write
-//     it; the surt library writes it after the port); then ":" and the
-//     port as key writes it, when key has a port (an empty one,
-//     "http://h:/", as ":"; the surt library writes the port as a number
-//     and drops an empty one); then ")"; then the path, query and
+//     dots) in reverse order, joined by ","; then, with SURTVerbatim, ","
+//     with SURTTrailingComma (before the port, as Heritrix and urlcanon
+//     write it), ":" and the port as key writes it, when key has a port
+//     (an empty one, "http://h:/", as ":"), ")", and the path, query and
 //     fragment as written ("http://h.org:81?q" -> "org,h:81)?q", as
-//     urlcanon writes it; the surt library adds a "/" before a query or
-//     fragment). The userinfo is dropped, as the surt library and
-//     urlcanon drop it (Heritrix writes it after the port). With
+//     urlcanon writes it). The userinfo is dropped, as the surt library
+//     and urlcanon drop it (Heritrix writes it after the port). With
 //     SURTWithScheme, the scheme, "://" and "(" come first.
 //   - An IPv4 address is reversed like a name, as the surt library
 //     reverses it by default (its reverse_ipaddr option):
@@ -123,20 +161,18 @@ func SURT(key string) (string, error) {
 //     (990.991.992.993 too); an IP literal is everything in brackets.
 //   - A host that ends in a dot has an empty last label, which comes
 //     first: http://example.com./ -> ,com,example)/ (the surt library,
-//     Heritrix and urlcanon agree).
+//     Heritrix and urlcanon agree; Archive's keys have no such dot).
 //   - A "," inside a label is kept, as the surt library and Heritrix keep
 //     it (http://a,b.example/ -> example,a,b)/; urlcanon writes it as
 //     "."), so such a host's SURT is the same as that of the host with
 //     the "," read as a dot: DNS names have no ",".
-//   - A URL without an authority comes back unchanged in every form:
+//   - With SURTVerbatim, a URL without an authority comes back unchanged:
 //     dns:alexa.com, warcinfo:foo.warc.gz, mailto:x,
-//     screenshot:http://example.com/, as the surt library returns them
-//     (and urlcanon, when it writes the scheme). So does one with an
-//     empty host, such as file:///etc/passwd (the surt library writes
-//     file:/etc/passwd, urlcanon the path alone).
+//     screenshot:http://example.com/ (as urlcanon writes them with the
+//     scheme). So does one with an empty host, such as file:///etc/passwd.
 //   - A URL whose scheme is filedesc (the header record of an ARC file)
-//     comes back unchanged, authority or not: filedesc://foo.arc.gz, as
-//     the surt library returns it.
+//     comes back unchanged in every form, authority or not:
+//     filedesc://foo.arc.gz, as the surt library returns it.
 //   - Any other scheme is reordered like http:
 //     whois://whois.isoc.org.il/shaveh.co.il -> il,org,isoc,whois)/shaveh.co.il.
 func AppendSURT(dst []byte, key string, form SURTForm) ([]byte, error) {
@@ -144,7 +180,12 @@ func AppendSURT(dst []byte, key string, form SURTForm) ([]byte, error) {
 	if f := parseSURT(&p, key); f != nil {
 		return dst, toError("AppendSURT", key, 0, f)
 	}
-	if !surtHost(&p) {
+	switch {
+	case isFiledesc(&p):
+		return append(dst, key...), nil
+	case form&SURTVerbatim == 0:
+		return appendSURTLibrary(dst, &p, form), nil
+	case !surtHost(&p):
 		return append(dst, key...), nil
 	}
 	return appendSURT(dst, &p, form), nil
@@ -176,24 +217,12 @@ func parseSURT(p *parts, key string) *failure {
 // surtHost reports whether p has a host that SURT reorders: a non-empty
 // host, under a scheme other than filedesc.
 func surtHost(p *parts) bool {
-	return p.hasAuth && p.hostEnd > p.hostStart && !strings.EqualFold(p.s[:p.schemeEnd], "filedesc")
+	return p.hasAuth && p.hostEnd > p.hostStart && !isFiledesc(p)
 }
 
-// surtLen returns the length of the SURT of p (which has a host) in form.
-func surtLen(p *parts, form SURTForm) int {
-	host, whole := surtHostForm(p.s[p.hostStart:p.hostEnd], form)
-	n := len(host) + 1 + len(p.s) - p.pathStart // host ")" rest
-	if form&SURTWithScheme != 0 {
-		n += p.schemeEnd + len("://(")
-	}
-	if form&SURTTrailingComma != 0 && !whole {
-		n++
-	}
-	if p.hasPort {
-		n += p.authEnd - p.hostEnd // ":" and the port
-	}
-	return n
-}
+// isFiledesc reports whether p's scheme is filedesc (the header record of
+// an ARC file), which every form of a SURT leaves as it is.
+func isFiledesc(p *parts) bool { return strings.EqualFold(p.s[:p.schemeEnd], "filedesc") }
 
 // appendSURT appends the SURT of p, which has a host, in form to dst.
 func appendSURT(dst []byte, p *parts, form SURTForm) []byte {
@@ -281,4 +310,247 @@ func isSURTAddress(host string) bool {
 		}
 	}
 	return parts == 3 && digits > 0
+}
+
+// The surt library's writing of a SURT, which [SURT] and [AppendSURT]
+// follow unless the form has SURTVerbatim. The Internet Archive's surt
+// library (and the Wayback Machine and pywb, which share its keys) does
+// more than reorder a URL: its canonicalizer decodes the path and the
+// query and writes them again its own way. A key of Archive has done the
+// rest of its work (case, "www", ports, dots, session ids, the order of
+// the query); what is left cannot be in a key that reads back as the same
+// URL ("%3F" decoded into a path is a query), so it is the SURT writer's.
+// The rules, as the surt library 0.3.1 writes a key (its
+// GoogleURLCanonicalizer, IAURLCanonicalizer and handyurl):
+//
+//   - The path is decoded until no triplet is left, its dot segments and
+//     empty segments are removed as the library's normalizePath removes
+//     them (a ".." above the root is kept; only with a host), then the
+//     bytes below "!" or above "~", "#" and "%" are escaped again, every
+//     letter lowercased (the triplets' hex too), and a final "/" dropped
+//     unless the path is "/".
+//   - The query is decoded until no triplet is left, escaped again the
+//     same way, lowercased, and its parameters ("&"-separated, a name and
+//     what follows its first "=") sorted by name then value as bytes, a
+//     parameter without "=" before one with it; an empty query is dropped
+//     with its "?". A "/" is written before a query when the path is
+//     empty.
+//   - The fragment is dropped; so is a port of 0.
+//   - A URL without a host (file:///etc/hosts, mailto:x) is the scheme,
+//     ":", the path and the query, written as above: file:/etc/hosts.
+
+// surtLibraryEscaped reports whether the surt library's escapeOnce
+// escapes c: a byte outside "!" to "~", and "#" and "%".
+func surtLibraryEscaped(c byte) bool { return c <= ' ' || c >= 0x7f || c == '#' || c == '%' }
+
+// appendSURTLibraryPart appends part (a path or query of a key) decoded
+// until no triplet is left, its dot segments removed as the surt library
+// removes them when path and normalize, escaped again (surtLibraryEscaped)
+// and lowercased.
+func appendSURTLibraryPart(dst []byte, part string, normalize bool) []byte {
+	start := len(dst)
+	dst = append(dst, part...)
+	decoded := decodeRepeatedlyInPlace(dst[start:])
+	dst = dst[:start+len(decoded)]
+	if normalize {
+		dst = append(dst[:start], surtNormalizePath(decoded)...)
+	}
+	// Escape again, growing the buffer once for the triplets.
+	n := 0
+	for _, c := range dst[start:] {
+		if surtLibraryEscaped(c) {
+			n++
+		}
+	}
+	if n > 0 {
+		end := len(dst)
+		dst = slices.Grow(dst, 2*n)[:end+2*n]
+		w := len(dst)
+		for r := end - 1; r >= start; r-- {
+			c := dst[r]
+			if surtLibraryEscaped(c) {
+				w -= 3
+				dst[w], dst[w+1], dst[w+2] = '%', lowerHex[c>>4], lowerHex[c&15]
+				continue
+			}
+			w--
+			dst[w] = c
+		}
+	}
+	lowerASCII(dst[start:])
+	return dst
+}
+
+const lowerHex = "0123456789abcdef"
+
+// surtNormalizePath returns path with the segments "." removed, each ".."
+// removing the segment before it (or kept, at the root), and empty
+// segments removed but a last one (a final "/"), as the surt library's
+// normalizePath writes a path: "/a//b/./c/../d/" -> "/a/b/d/". Its first
+// segment, before the first "/", is dropped, as the library drops it (a
+// path with a host starts with "/"); an empty path is "/". It writes into
+// a new slice only when something changes.
+func surtNormalizePath(path []byte) []byte {
+	if len(path) == 0 {
+		return append(path, '/')
+	}
+	if path[0] == '/' && !needsSURTNormalize(path) {
+		return path
+	}
+	segs := strings.Split(string(path), "/")[1:]
+	kept := segs[:0]
+	for _, s := range segs {
+		switch s {
+		case ".":
+		case "..":
+			if len(kept) > 0 {
+				kept = kept[:len(kept)-1]
+			} else {
+				kept = append(kept, s)
+			}
+		default:
+			kept = append(kept, s)
+		}
+	}
+	out := make([]byte, 0, len(path)+1)
+	out = append(out, '/')
+	for i, s := range kept {
+		if i == len(kept)-1 {
+			out = append(out, s...)
+		} else if s != "" {
+			out = append(append(out, s...), '/')
+		}
+	}
+	return out
+}
+
+// needsSURTNormalize reports whether path, which starts with "/", has a
+// segment "." or "..", or an empty segment that is not the last.
+func needsSURTNormalize(path []byte) bool {
+	for i := 0; i < len(path); i++ {
+		if path[i] != '/' {
+			continue
+		}
+		seg := path[i+1:]
+		if k := slices.Index(seg, '/'); k >= 0 {
+			seg = seg[:k]
+			if k == 0 {
+				return true // "//" before the end
+			}
+		}
+		if string(seg) == "." || string(seg) == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// appendSURTLibraryQuery appends query as the surt library writes it
+// (without the "?"): decoded, escaped again, lowercased, and its
+// parameters sorted (see the rules above). A query already in that order
+// (a key's, nearly always) is not copied.
+func appendSURTLibraryQuery(dst []byte, query string) []byte {
+	start := len(dst)
+	dst = appendSURTLibraryPart(dst, query, false)
+	if len(dst)-start <= 1 || surtParamsSorted(dst[start:]) {
+		return dst
+	}
+	params := strings.Split(string(dst[start:]), "&")
+	slices.SortStableFunc(params, compareSURTParams)
+	dst = dst[:start]
+	for i, param := range params {
+		if i > 0 {
+			dst = append(dst, '&')
+		}
+		dst = append(dst, param...)
+	}
+	return dst
+}
+
+// surtParamsSorted reports whether the parameters of q are in the order
+// compareSURTParams sorts them.
+func surtParamsSorted(q []byte) bool {
+	var prev []byte
+	for i, first := 0, true; i <= len(q); first = false {
+		k := slices.Index(q[i:], '&')
+		if k < 0 {
+			k = len(q) - i
+		}
+		param := q[i : i+k]
+		if !first && compareSURTParams(string(prev), string(param)) > 0 {
+			return false
+		}
+		prev = param
+		i += k + 1
+	}
+	return true
+}
+
+// appendSURTLibrary appends the SURT of the key in p as the surt library
+// writes it (see the rules above), in form (without SURTVerbatim).
+func appendSURTLibrary(dst []byte, p *parts, form SURTForm) []byte {
+	s := p.s
+	rest := s[p.pathStart:]
+	if k := strings.IndexByte(rest, '#'); k >= 0 {
+		rest = rest[:k] // the fragment is dropped
+	}
+	path, query, hasQuery := strings.Cut(rest, "?")
+	host := surtHost(p)
+	if host {
+		if form&SURTWithScheme != 0 {
+			dst = append(dst, s[:p.schemeEnd]...)
+			dst = append(dst, "://("...)
+		}
+		h, whole := surtHostForm(s[p.hostStart:p.hostEnd], form)
+		if whole {
+			dst = append(dst, h...)
+		} else {
+			dst = appendReversedHost(dst, h, false)
+		}
+		if port := s[p.hostEnd:p.authEnd]; p.hasPort && strings.Trim(port[1:], "0") != "" {
+			dst = append(dst, ':')
+			dst = append(dst, strings.TrimLeft(port[1:], "0")...)
+		}
+		if form&SURTTrailingComma != 0 && !whole {
+			dst = append(dst, ',') // (after the port, as the library writes it)
+		}
+		dst = append(dst, ')')
+	} else {
+		dst = append(dst, s[:p.schemeEnd+1]...) // "file:", "mailto:"
+	}
+	start := len(dst)
+	dst = appendSURTLibraryPart(dst, path, host)
+	if n := len(dst) - start; n > 1 && dst[len(dst)-1] == '/' {
+		dst = dst[:len(dst)-1] // a final "/", unless the path is "/"
+	}
+	if hasQuery && query != "" {
+		if len(dst) == start {
+			dst = append(dst, '/')
+		}
+		dst = append(dst, '?')
+		qs := len(dst)
+		if dst = appendSURTLibraryQuery(dst, query); len(dst) == qs {
+			dst = dst[:qs-1] // (no query is left: no "?")
+		}
+	}
+	return dst
+}
+
+// compareSURTParams orders two parameters as the surt library's
+// alphaReorderQuery sorts them, as the tuples of a name and, after the
+// first "=", a value: by name, then one without a value first, then by
+// value.
+func compareSURTParams(a, b string) int {
+	an, av, ahas := strings.Cut(a, "=")
+	bn, bv, bhas := strings.Cut(b, "=")
+	if c := strings.Compare(an, bn); c != 0 {
+		return c
+	}
+	switch {
+	case ahas == bhas:
+		return strings.Compare(av, bv)
+	case !ahas:
+		return -1
+	}
+	return 1
 }

@@ -146,20 +146,23 @@
 // surt: the SURT of the key instead of the key, in the form CDX indexes
 // (the Wayback Machine, pywb) key URLs by, as canon.SURT writes it and
 // the Internet Archive's surt library by default: the labels of the host
-// reversed and joined by ",", the port, ")", then the path, query and
-// fragment of the key as they are, without the scheme and userinfo. An
-// IPv4 address is reversed like a name, an IPv6 address is written
-// without its brackets (and reversed at any dots), and a URL without a
-// host comes out as its key:
+// reversed and joined by ",", the port, ")", then the path and query of
+// the key as the library writes them (decoded, escaped again its way,
+// lowercased, the query sorted as it sorts it), without the scheme,
+// userinfo and fragment. An IPv4 address is reversed like a name, an
+// IPv6 address is written without its brackets (and reversed at any
+// dots), and a URL without a host is its scheme, ":", path and query:
 //
 //	http://www.example.com:8080/a?b  ->  com,example,www:8080)/a?b
-//	http://10.1.2.3:8080/a           ->  3,2,1,10:8080)/a
+//	http://10.1.2.3:8080/a%3Fb#c     ->  3,2,1,10:8080)/a?b
 //	http://[::1]:8080/a              ->  ::1:8080)/a
+//	file:///etc/hosts                ->  file:/etc/hosts
 //	dns:example.com                  ->  dns:example.com
 //
-// SURT only reorders the key. With -p archive, which canonicalizes as
-// the Internet Archive's surt library does before it writes a CDX key,
-// the lines are CDX keys. With -u each
+// With -p archive, which canonicalizes as the Internet Archive's surt
+// library does before it writes a CDX key, the lines are the library's
+// CDX keys (but for the departures the package's docs/deviations.md
+// lists). With -u each
 // SURT is printed once (two keys that differ only in their userinfo have
 // one SURT), and -u -c counts SURTs as text counts keys. A key that SURT
 // cannot reorder (none of the profiles makes one) fails its line like

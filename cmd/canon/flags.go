@@ -169,12 +169,15 @@ Formats (-format):
          Invalid UTF-8 in a string is written as U+FFFD.
   surt   the SURT of the key, as CDX indexes key URLs (canon.SURT, as the
          Internet Archive's surt library writes it): the host's labels
-         reversed, the port, ")", then path, query and fragment, without
-         scheme or userinfo (http://www.example.com:81/a ->
-         com,example,www:81)/a); an IPv4 address is reversed too
-         (http://10.1.2.3/ -> 3,2,1,10)/), an IPv6 address loses its
-         brackets; a URL without a host as its key; -u and -c as in text,
-         on SURTs
+         reversed, the port, ")", then path and query decoded, escaped
+         again and lowercased as the library writes them, the query
+         sorted its way, without scheme, userinfo or fragment
+         (http://www.example.com:81/a%3Fb#c -> com,example,www:81)/a?b);
+         an IPv4 address is reversed too (http://10.1.2.3/ ->
+         3,2,1,10)/), an IPv6 address loses its brackets; a URL without
+         a host is scheme ":" path (file:///etc/hosts -> file:/etc/hosts);
+         with -p archive, the library's CDX key; -u and -c as in text, on
+         SURTs
   expressions
          (-p safebrowsing) the key's Safe Browsing lookup expressions
          (canon.LookupExpressions), a line each, "input TAB expression", in

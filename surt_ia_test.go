@@ -1,0 +1,373 @@
+package canon
+
+import (
+	"bufio"
+	"cmp"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// readSURTIA reads a file of testdata/surt-ia: "input TAB key" lines, the
+// fields escaped (\\ \t \r \n), "#" lines and a gzip layer skipped.
+func readSURTIA(t *testing.T, name string) [][2]string {
+	t.Helper()
+	f, err := os.Open("testdata/surt-ia/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r = bufio.NewReader(f)
+	var sc *bufio.Scanner
+	if strings.HasSuffix(name, ".gz") {
+		z, err := gzip.NewReader(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc = bufio.NewScanner(z)
+	} else {
+		sc = bufio.NewScanner(r)
+	}
+	sc.Buffer(nil, 1<<20)
+	unescape := strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\r`, "\r", `\n`, "\n")
+	var rows [][2]string
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Split(line, "\t")
+		if len(fields) < 2 {
+			t.Fatalf("%s: %q: not input TAB key", name, line)
+		}
+		rows = append(rows, [2]string{unescape.Replace(fields[0]), unescape.Replace(fields[1])})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// surtIADepartures are the classes of differences.tsv: the inputs whose
+// Archive SURT is not the surt library's, each class a documented
+// departure (testdata/surt-ia/README.md, docs/deviations.md).
+var surtIADepartures = map[string]bool{
+	"canon-rejects":            true, // hosts the URL Standard forbids ("%s" templates), which surt keys
+	"file-url":                 true, // surt keeps a file: URL's dot segments, "//" and localhost, which the URL Standard's parse removes
+	"default-port-kept":        true, // surt keeps ftp's ":21" (it drops only http's 80 and https's 443); the standard's parse drops it
+	"host-only-dots":           true, // "https://..." is no host for surt; Archive keeps "." to stay a URL
+	"idna-2003":                true, // surt maps hosts by IDNA 2003 (ß to ss); Archive by UTS #46 as the standard does
+	"repeated-scheme":          true, // surt drops a repeated "http://", reading "http://http://x" as http://x
+	"other":                    true, // surt replaces ".." by "." once, leaving an empty label of "..."
+	"dots-at-root":             true, // surt keeps a ".." above the root, which the standard removes
+	"slashes-before-host":      true, // surt reads "http:///h:80" with the port as part of its host
+	"session-id-mid-parameter": true, // surt's session-id patterns match inside a parameter ("amp;phpsessid=")
+}
+
+// TestSURTLibraryCorpus holds the SURTs of Archive keys to the Internet
+// Archive's surt library over the 76,868 corpus lines: each has surt's key
+// (SURT(Normalize(x, Archive))), or fails where surt raises, or is a row
+// of differences.tsv, in a documented class, with the SURT recorded
+// there. A row that no longer differs fails too (regenerate the file).
+func TestSURTLibraryCorpus(t *testing.T) {
+	departures := map[string][2]string{} // input -> canon's SURT, class
+	for _, row := range readSURTIADifferences(t) {
+		departures[row[0]] = [2]string{row[1], row[3]}
+	}
+	same, bothFail, departed := 0, 0, 0
+	classes := map[string]int{}
+	for _, file := range []string{"real.tsv.gz", "messy.tsv.gz"} {
+		for _, row := range readSURTIA(t, file) {
+			in, want := row[0], row[1]
+			got := ""
+			key, err := Normalize(in, Archive)
+			if err == nil {
+				got, err = SURT(key)
+			}
+			surtFails := strings.HasPrefix(want, "!")
+			switch d, listed := departures[in]; {
+			case listed:
+				if got != d[0] || !surtIADepartures[d[1]] {
+					t.Errorf("SURT(Normalize(%q, Archive)) = %q, %v; differences.tsv records %q (class %q) against surt's %q", in, got, err, d[0], d[1], want)
+				}
+				if err == nil && !surtFails && got == want {
+					t.Errorf("%q: SURT(Normalize(x, Archive)) = %q is now surt's key: remove its row from differences.tsv", in, got)
+				}
+				departed++
+				classes[d[1]]++
+			case surtFails:
+				if err == nil {
+					t.Errorf("SURT(Normalize(%q, Archive)) = %q; surt raises %s", in, got, want[1:])
+				}
+				bothFail++
+			case err != nil || got != want:
+				t.Errorf("SURT(Normalize(%q, Archive)) = %q, %v; surt 0.3.1 = %q", in, got, err, want)
+			default:
+				same++
+			}
+		}
+	}
+	t.Logf("%d SURTs equal to surt's, %d inputs both reject, %d documented departures %v", same, bothFail, departed, classes)
+}
+
+// readSURTIADifferences reads differences.tsv: input, canon's SURT (empty
+// when canon rejects the input), surt's key, class.
+func readSURTIADifferences(t *testing.T) [][4]string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/surt-ia/differences.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unescape := strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\r`, "\r", `\n`, "\n")
+	var rows [][4]string
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) < 4 {
+			t.Fatalf("differences.tsv: %q: want input, canon key, surt key, class", line)
+		}
+		rows = append(rows, [4]string{unescape.Replace(f[0]), unescape.Replace(f[1]), unescape.Replace(f[2]), f[3]})
+	}
+	return rows
+}
+
+// TestSURTLibraryTests runs the inputs of the surt library's own tests
+// that call surt.surt with its defaults (testdata/surt-ia/surt-tests.json):
+// SURT(Normalize(x, Archive)) is what surt returned, but for the empty
+// input, which surt keys as "-" and Normalize rejects.
+func TestSURTLibraryTests(t *testing.T) {
+	var doc struct {
+		Records []struct {
+			Call      string
+			Input     string
+			InputType string `json:"input_type"`
+			Arguments map[string]any
+			Got       any
+		}
+	}
+	b, err := os.ReadFile("testdata/surt-ia/surt-tests.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range doc.Records {
+		want, isString := r.Got.(string)
+		if r.Call != "surt.surt(INPUT)" || len(r.Arguments) != 0 || r.InputType != "str" || !isString {
+			continue
+		}
+		key, err := Normalize(r.Input, Archive)
+		if r.Input == "" {
+			if !errors.Is(err, ErrInvalidHost) && !errors.Is(err, ErrRelative) {
+				t.Errorf("Normalize(%q, Archive) = %q, %v; want an error (surt keys it %q)", r.Input, key, err, want)
+			}
+			continue
+		}
+		got := ""
+		if err == nil {
+			got, err = SURT(key)
+		}
+		if got != want || err != nil {
+			t.Errorf("SURT(Normalize(%q, Archive)) = %q, %v; surt.surt = %q", r.Input, got, err, want)
+		}
+		n++
+	}
+	if n < 15 {
+		t.Errorf("%d default surt.surt records run; the file has about 20", n)
+	}
+	t.Logf("%d of the surt library's own surt.surt cases", n)
+}
+
+// TestSURTLibraryRules checks each rule of the surt library's writing on
+// an input made for it: SURT(Normalize(x, Archive)) against what surt
+// 0.3.1's surt.surt(x) printed (run as testdata/surt-ia/README.md says).
+// The corpus exercises most rules; these add the ones it does not (the
+// query re-sorted after decoding, "%26" that splits a parameter).
+func TestSURTLibraryRules(t *testing.T) {
+	for _, c := range []struct{ in, surt string }{
+		{"http://h.example/?%7Bb=1&a=2", "example,h)/?a=2&{b=1"}, // sorted as decoded: "{" after "a"
+		{"http://h.example/a%3Fb?q=%22x%22", `example,h)/a?b?q="x"`},
+		{"http://h.example/A%20B/%E2%82%AC/", "example,h)/a%20b/%e2%82%ac"},
+		{"http://h.example/p?b&a=&a", "example,h)/p?a&a=&b"}, // a parameter without "=" first
+		{"http://h.example/p?", "example,h)/p"},
+		{"http://h.example/p?&", "example,h)/p?&"},
+		{"http://h.example:0/x", "example,h)/x"},
+		{"http://h.example/x#frag", "example,h)/x"},
+		{"mailto:Joe%20Q@Example.COM", "mailto:joe%20q@example.com"},
+		{"file:///etc/hosts", "file:/etc/hosts"},
+		{"http://h.example/%25", "example,h)/%25"},
+		{"http://h.example/100%", "example,h)/100%25"},
+		{`http://h.example/a%5Cb`, `example,h)/a\b`},
+		{"http://h.example/%23x", "example,h)/%23x"},
+		{"http://www2.h.example/x/", "example,h)/x"},
+		{"http://h.example?q=1", "example,h)/?q=1"},
+		{"http://h.example/?a=%26b", "example,h)/?a=&b"}, // "%26" decoded splits the parameter
+	} {
+		key, err := Normalize(c.in, Archive)
+		got := ""
+		if err == nil {
+			got, err = SURT(key)
+		}
+		if got != c.surt || err != nil {
+			t.Errorf("SURT(Normalize(%q, Archive)) = %q (key %q), %v; surt 0.3.1 = %q", c.in, got, key, err, c.surt)
+		}
+	}
+}
+
+// TestSURTLibraryOfKeys checks the writing rules on keys that still hold
+// what Archive's steps would have decoded, sorted or dropped (keys of
+// WHATWG): the SURT is what surt 0.3.1 printed for the same URL, so the
+// query is sorted after it is decoded ("%26" splits a parameter).
+func TestSURTLibraryOfKeys(t *testing.T) {
+	for _, c := range []struct{ key, surt string }{
+		{"http://h.example/?b=%26a", "example,h)/?a&b="},
+		{"http://h.example/?z=1&a%3Dc=2", "example,h)/?a=c=2&z=1"},
+		{"http://h.example/A/./b/../C/", "example,h)/a/c"},
+		{"http://h.example/a%2F..%2Fb", "example,h)/b"},
+		{"http://h.example//a//b//", "example,h)/a/b"},
+		{"http://h.example/%2541", "example,h)/a"},
+	} {
+		if got, err := SURT(c.key); got != c.surt || err != nil {
+			t.Errorf("SURT(%q) = %q, %v; surt 0.3.1 = %q", c.key, got, err, c.surt)
+		}
+	}
+}
+
+// surtLibrarySlow is the surt library's writing of a SURT (its
+// GoogleURLCanonicalizer's path and query, its IAURLCanonicalizer's
+// lowercasing, trailing slash and query order, and handyurl's output,
+// with the default options) transcribed literally from its Python, on a
+// key split by surtOracleSplit: a reference for AppendSURT's zero form.
+func surtLibrarySlow(key string) string {
+	scheme, hasAuth, host, port, hasPort, rest := surtOracleSplit(key)
+	unquote := func(s string) string { // urllib's unquote_to_bytes, one pass
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+				b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+				i += 2
+				continue
+			}
+			b.WriteByte(s[i])
+		}
+		return b.String()
+	}
+	unescapeRepeatedly := func(s string) string {
+		for {
+			u := unquote(s)
+			if u == s {
+				return s
+			}
+			s = u
+		}
+	}
+	escapeOnce := func(s string) string { // quote_from_bytes with the library's safe set
+		const safe = `!"$&'()*+,-./:;<=>?@[\]^_` + "`" + `{|}~`
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(safe, c) >= 0 {
+				b.WriteByte(c)
+				continue
+			}
+			b.WriteString("%" + strings.ToUpper(strconv.FormatInt(int64(c)>>4, 16)) + strings.ToUpper(strconv.FormatInt(int64(c)&15, 16)))
+		}
+		return b.String()
+	}
+	normalizePath := func(path string) string {
+		if path == "" {
+			return "/"
+		}
+		paths := strings.Split(path, "/")
+		var kept []string
+		for _, p := range paths[1:] {
+			switch {
+			case p == ".":
+			case p == "..":
+				if len(kept) > 0 {
+					kept = kept[:len(kept)-1]
+				} else {
+					kept = append(kept, p)
+				}
+			default:
+				kept = append(kept, p)
+			}
+		}
+		out := "/"
+		for i := 0; i < len(kept)-1; i++ {
+			if kept[i] != "" {
+				out += kept[i] + "/"
+			}
+		}
+		if len(kept) > 0 {
+			out += kept[len(kept)-1]
+		}
+		return out
+	}
+	if k := strings.IndexByte(rest, '#'); k >= 0 {
+		rest = rest[:k]
+	}
+	path, query, hasQuery := strings.Cut(rest, "?")
+	withHost := hasAuth && host != ""
+	path = unescapeRepeatedly(path)
+	if withHost {
+		path = normalizePath(path)
+	}
+	path = strings.ToLower(escapeOnce(path))
+	if len(path) > 1 && strings.HasSuffix(path, "/") {
+		path = path[:len(path)-1]
+	}
+	if hasQuery {
+		query = strings.ToLower(escapeOnce(unescapeRepeatedly(query)))
+		if len(query) > 1 {
+			args := strings.Split(query, "&")
+			slices.SortStableFunc(args, func(a, b string) int {
+				an, av, ah := strings.Cut(a, "=")
+				bn, bv, bh := strings.Cut(b, "=")
+				return cmp.Or(strings.Compare(an, bn), cmp.Compare(boolInt(ah), boolInt(bh)), strings.Compare(av, bv))
+			})
+			query = strings.Join(args, "&")
+		}
+		hasQuery = query != ""
+	}
+	var out string
+	if withHost {
+		if n := len(host); n >= 2 && host[0] == '[' && host[n-1] == ']' {
+			host = host[1 : n-1]
+		}
+		labels := strings.Split(host, ".")
+		slices.Reverse(labels)
+		out = strings.Join(labels, ",")
+		if v, err := strconv.Atoi(port); hasPort && err == nil && v != 0 {
+			out += ":" + strconv.Itoa(v)
+		}
+		out += ")"
+	} else {
+		out = scheme + ":"
+	}
+	if path != "" {
+		out += path
+	} else if hasQuery {
+		out += "/"
+	}
+	if hasQuery {
+		out += "?" + query
+	}
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
