@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -347,7 +348,32 @@ func surtLibraryEscaped(c byte) bool { return c <= ' ' || c >= 0x7f || c == '#' 
 // until no triplet is left, its dot segments removed as the surt library
 // removes them when path and normalize, escaped again (surtLibraryEscaped)
 // and lowercased.
-func appendSURTLibraryPart(dst []byte, part string, normalize bool) []byte {
+func appendSURTLibraryPart(dst []byte, part string, normalize bool, mask uint16) []byte {
+	// Nearly every key's path and query (all of Archive's but those with
+	// a triplet or a character the library escapes) are written as they
+	// are: the byte classes the parser gathered tell (mask; or one pass
+	// when it has none), and a path is looked at for "//" and "/." only
+	// when it may need its dots or empty segments removed.
+	const notPlain = clsCtl | clsNonASCII | clsPct | clsUpper | clsOutside
+	plain := mask&notPlain == 0
+	if mask == maskUnknown {
+		plain = true
+		for i := 0; i < len(part); i++ {
+			if byteClass[part[i]]&notPlain != 0 || part[i] == '#' {
+				plain = false
+				break
+			}
+		}
+	}
+	if plain && normalize {
+		// (strings.Contains is the fastest look for a two-byte run; a
+		// path without a "." needs no look for "/.")
+		plain = part != "" && part[0] == '/' && !strings.Contains(part, "//") &&
+			(mask&clsDot == 0 || !strings.Contains(part, "/."))
+	}
+	if plain {
+		return append(dst, part...)
+	}
 	start := len(dst)
 	dst = append(dst, part...)
 	decoded := decodeRepeatedlyInPlace(dst[start:])
@@ -382,6 +408,11 @@ func appendSURTLibraryPart(dst []byte, part string, normalize bool) []byte {
 }
 
 const lowerHex = "0123456789abcdef"
+
+// maskUnknown stands for the byte classes of a part the parser did not
+// gather (a key whose host is over MaxHostLength, which parseSURT reads
+// no further).
+const maskUnknown = 0xffff
 
 // surtNormalizePath returns path with the segments "." removed, each ".."
 // removing the segment before it (or kept, at the root), and empty
@@ -449,14 +480,14 @@ func needsSURTNormalize(path []byte) bool {
 // (without the "?"): decoded, escaped again, lowercased, and its
 // parameters sorted (see the rules above). A query already in that order
 // (a key's, nearly always) is not copied.
-func appendSURTLibraryQuery(dst []byte, query string) []byte {
+func appendSURTLibraryQuery(dst []byte, query string, mask uint16) []byte {
 	start := len(dst)
-	dst = appendSURTLibraryPart(dst, query, false)
+	dst = appendSURTLibraryPart(dst, query, false, mask)
 	if len(dst)-start <= 1 || surtParamsSorted(dst[start:]) {
 		return dst
 	}
 	params := strings.Split(string(dst[start:]), "&")
-	slices.SortStableFunc(params, compareSURTParams)
+	slices.SortStableFunc(params, compareSURTParams[string])
 	dst = dst[:start]
 	for i, param := range params {
 		if i > 0 {
@@ -477,7 +508,7 @@ func surtParamsSorted(q []byte) bool {
 			k = len(q) - i
 		}
 		param := q[i : i+k]
-		if !first && compareSURTParams(string(prev), string(param)) > 0 {
+		if !first && compareSURTParams(prev, param) > 0 {
 			return false
 		}
 		prev = param
@@ -490,11 +521,23 @@ func surtParamsSorted(q []byte) bool {
 // writes it (see the rules above), in form (without SURTVerbatim).
 func appendSURTLibrary(dst []byte, p *parts, form SURTForm) []byte {
 	s := p.s
-	rest := s[p.pathStart:]
-	if k := strings.IndexByte(rest, '#'); k >= 0 {
-		rest = rest[:k] // the fragment is dropped
+	var path, query string
+	var hasQuery bool
+	pathMask, queryMask := uint16(maskUnknown), uint16(maskUnknown)
+	if p.pathEnd >= p.pathStart {
+		// The parser split the rest (see parseSURT) and gathered its
+		// byte classes.
+		path, pathMask = s[p.pathStart:p.pathEnd], p.mPath
+		if hasQuery = p.hasQuery; hasQuery {
+			query, queryMask = s[p.queryStart:p.queryEnd], p.mQuery
+		}
+	} else {
+		rest := s[p.pathStart:]
+		if k := strings.IndexByte(rest, '#'); k >= 0 {
+			rest = rest[:k] // the fragment is dropped
+		}
+		path, query, hasQuery = strings.Cut(rest, "?")
 	}
-	path, query, hasQuery := strings.Cut(rest, "?")
 	host := surtHost(p)
 	if host {
 		if form&SURTWithScheme != 0 {
@@ -519,7 +562,7 @@ func appendSURTLibrary(dst []byte, p *parts, form SURTForm) []byte {
 		dst = append(dst, s[:p.schemeEnd+1]...) // "file:", "mailto:"
 	}
 	start := len(dst)
-	dst = appendSURTLibraryPart(dst, path, host)
+	dst = appendSURTLibraryPart(dst, path, host, pathMask)
 	if n := len(dst) - start; n > 1 && dst[len(dst)-1] == '/' {
 		dst = dst[:len(dst)-1] // a final "/", unless the path is "/"
 	}
@@ -529,7 +572,7 @@ func appendSURTLibrary(dst []byte, p *parts, form SURTForm) []byte {
 		}
 		dst = append(dst, '?')
 		qs := len(dst)
-		if dst = appendSURTLibraryQuery(dst, query); len(dst) == qs {
+		if dst = appendSURTLibraryQuery(dst, query, queryMask); len(dst) == qs {
 			dst = dst[:qs-1] // (no query is left: no "?")
 		}
 	}
@@ -540,17 +583,41 @@ func appendSURTLibrary(dst []byte, p *parts, form SURTForm) []byte {
 // alphaReorderQuery sorts them, as the tuples of a name and, after the
 // first "=", a value: by name, then one without a value first, then by
 // value.
-func compareSURTParams(a, b string) int {
-	an, av, ahas := strings.Cut(a, "=")
-	bn, bv, bhas := strings.Cut(b, "=")
-	if c := strings.Compare(an, bn); c != 0 {
+func compareSURTParams[T string | []byte](a, b T) int {
+	an, av, ahas := cutParam(a)
+	bn, bv, bhas := cutParam(b)
+	if c := compareBytes(an, bn); c != 0 {
 		return c
 	}
 	switch {
 	case ahas == bhas:
-		return strings.Compare(av, bv)
+		return compareBytes(av, bv)
 	case !ahas:
 		return -1
 	}
 	return 1
+}
+
+// compareBytes is strings.Compare for either kind of bytes, without a
+// conversion (which would allocate in a generic function).
+func compareBytes[T string | []byte](a, b T) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// cutParam splits a parameter at its first "=".
+func cutParam[T string | []byte](p T) (name, value T, hasValue bool) {
+	for i := 0; i < len(p); i++ {
+		if p[i] == '=' {
+			return p[:i], p[i+1:], true
+		}
+	}
+	return p, p[len(p):], false
 }
