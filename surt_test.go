@@ -393,6 +393,7 @@ func TestSURTAllocs(t *testing.T) {
 		want float64
 	}{
 		{"http://www.example.com/a?b#c", 1},
+		{"http://h.example/a?a&a=1&b=2", 1}, // parameters in the library's order: no copy of them
 		{"http://user:pass@10.1.2.3:81/", 1},
 		{"http://[::ffff:1.2.3.4]:81/", 1},
 		{"dns:alexa.com", 0},
