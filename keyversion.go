@@ -65,7 +65,7 @@ const coreRuleVersion = 2
 var stepRuleVersions = [numSteps]int{
 	ParseWHATWG:           2,
 	DefaultScheme:         2,
-	DecodeAll:             2,
+	DecodeAll:             3,
 	PlusToSpace:           2,
 	ResolveRFC1808:        2,
 	RemoveFragment:        1,
@@ -118,7 +118,7 @@ var profileRuleVersions = map[string]int{
 	"WebCapture": 3,
 	"RFC3986":    2,
 	"IRI":        3,
-	"POWDER":     3,
+	"POWDER":     4,
 	"WHATWG":     3,
 	"Crawler":    5,
 	"Archive":    6,

@@ -53,6 +53,7 @@ var recordedStepDigests = map[string]string{
 	"aggressive/5": "befc22950498",
 	"archive/6":    "a9ccc97d02b9",
 	"aggressive/6": "bfbb0c13fcbc",
+	"powder/4":     "d2f965b7de52",
 
 	"safebrowsing/1": "b5ee7314c212",
 	"safebrowsing/2": "884d2050452c",

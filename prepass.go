@@ -131,10 +131,25 @@ func checkRawAuthority(in string) *failure {
 // onlyWithAt limits the check to one that holds "@".
 func checkRawHost(in string, a, end int, onlyWithAt bool) *failure {
 	at := strings.LastIndexByte(in[a:end], '@')
+	host := at + a + 1 // a when there is no "@"
+	if host < end && in[host] == '[' {
+		// An RFC 6874 zone identifier is introduced by "%25", which
+		// DecodeAll decodes: "[::1%25eth0]" would be read "[::1%eth0]",
+		// and "[::%2525eth0]" keyed "[::%25eth0]", which reads back as
+		// the first. No zone survives DecodeAll ("[::%31]" is "[::1]").
+		lit := end
+		if k := strings.IndexByte(in[host:end], ']'); k >= 0 {
+			lit = host + k
+		}
+		for k := host; k+2 < lit; k++ {
+			if in[k] == '%' && validEscape(in, k) && tripletValue(in, k) == '%' {
+				return fail(ComponentHost, k, ErrInvalidHost, "invalid zone identifier: DecodeAll decodes its %25")
+			}
+		}
+	}
 	if at < 0 && onlyWithAt {
 		return nil
 	}
-	host := at + a + 1 // a when there is no "@"
 	for k := strings.IndexByte(in[a:end], '%'); k >= 0; k = strings.IndexByte(in[a:end], '%') {
 		k += a
 		if validEscape(in, k) {
