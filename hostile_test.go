@@ -65,3 +65,32 @@ func TestHostile(t *testing.T) {
 }
 
 func quoteArg(s string) string { return `"` + s + `"` }
+
+// TestPOWDERIPLiteralEscapes checks the class of IP literals that
+// DecodeAll decodes: every escape spelling of "%" (a zone's "%25"),
+// repeated, in every position of an IPv6 literal, with and without a
+// scheme and userinfo: each is refused or keyed to a fixed point, and
+// one holding an escaped "%" is refused.
+func TestPOWDERIPLiteralEscapes(t *testing.T) {
+	spellings := []string{"%25", "%2525", "%252525", "%25%32%35", "%2525%32%35"}
+	n := 0
+	for _, prefix := range []string{"", "//", "http://", "http://u@", "u@"} {
+		for _, sp := range spellings {
+			for _, lit := range []string{"[::" + sp + "0]", "[fe80::1" + sp + "eth0]", "[::1]" + "/" + sp, "[::%31" + sp + "x]"} {
+				in := prefix + lit
+				key, err := Normalize(in, POWDER)
+				if err != nil {
+					continue
+				}
+				if again, err := Normalize(key, POWDER); again != key || err != nil {
+					t.Errorf("Normalize(%q, POWDER) = %q, and that gives %q, %v: no fixed point", in, key, again, err)
+				}
+				if strings.Contains(lit[:strings.IndexByte(lit, ']')], "%25") {
+					t.Errorf("Normalize(%q, POWDER) = %q: an escaped %% in the literal survived DecodeAll", in, key)
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d inputs keyed", n)
+}
