@@ -656,6 +656,9 @@ func TestDocFigures(t *testing.T) {
 	}
 	figure("README.md", `keys for `+num+` inputs and `+num+` references are in testdata/golden/, made under Unicode `+regexp.QuoteMeta(unicode)+`;`,
 		count(false), count(true))
+	figure("testdata/README.md", `file per profile over `+num+` inputs`, count(false))
+	figure("testdata/README.md", `file per profile over `+num+` references`, count(true))
+	figure("testdata/README.md", num+` \+ `+num+` per profile`, count(false), count(true))
 	deltas, _ := filepath.Glob(filepath.Join(goldenDir, "unicode-*.delta.tsv"))
 	for _, path := range deltas {
 		d, err := readGoldenDelta(path)

@@ -62,7 +62,7 @@ func TestErrorMessages(t *testing.T) {
 		{"http://h/a/", "%zz", RFC3986, "resolved", `canon.NormalizeRef(resolved "http://h/a/%zz"): path: invalid percent-encoding (at "%zz")`},
 		{"http://h/", "///evil.com/x", WebCapture, "ref", `canon.NormalizeRef(ref "///evil.com/x"): host: empty host in a reference against a base that needs one (at "/evil.com/x")`},
 		{"/x", "y", WHATWG, "base", `canon.NormalizeRef(base "/x"): scheme: missing scheme (at "/x")`},
-		{"a:0/x", "#f", Archive, "resolved", `canon.NormalizeRef(resolved "a:0/x"): scheme: resolved URI reads as host and port (at "a:0/x")`},
+		{"a:0/x", "#f", Archive, "resolved", `canon.NormalizeRef(resolved "a:0/x"): scheme: key reads as host and port (at "a:0/x")`},
 		{"non-special:opaque", "x", WHATWG, "ref", `canon.NormalizeRef(ref "x"): url: relative reference against a base with an opaque path (at "x")`},
 		{"http://h/", "https://a b/", WHATWG, "ref", `canon.NormalizeRef(ref "https://a b/"): host: forbidden domain code point (at " b/")`},
 		{"http://h/", "//a b/", WHATWG, "resolved", `canon.NormalizeRef(resolved "http://a b/"): host: forbidden domain code point (at " b/")`},

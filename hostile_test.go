@@ -94,3 +94,42 @@ func TestPOWDERIPLiteralEscapes(t *testing.T) {
 	}
 	t.Logf("%d inputs keyed", n)
 }
+
+// TestDefaultSchemeHostPortKeys checks the class of inputs with a scheme
+// whose path, decoded by a step, becomes digits: DefaultScheme reads
+// "a:0" as host and port, so "a:%30" must not be keyed "a:0". Under every
+// profile with DefaultScheme and a decoding step, as Normalize and as
+// NormalizeRef targets: refused or a fixed point.
+func TestDefaultSchemeHostPortKeys(t *testing.T) {
+	var profiles []Profile
+	for _, steps := range [][]Step{
+		{DefaultScheme, DecodeUnreserved},
+		{DefaultScheme, ResolveRFC1808, DecodeUnreserved, LowercaseScheme},
+		{DefaultScheme, DecodeAll},
+		{DefaultScheme, DecodeAll, PlusToSpace},
+		{DefaultScheme, EncodeToURI, UppercaseEscapes, DecodeUnreserved, RemoveDots},
+	} {
+		profiles = append(profiles, MustProfile(steps...))
+	}
+	profiles = append(profiles, POWDER, Archive, Aggressive)
+	inputs := []string{"A:%30", "a:%31%32", "a:%30/x", "a:%30?q", "a:%30#f", "a:%30%2F", "mailto:%30", "a:%2530", "a:1%30"}
+	n := 0
+	for _, p := range profiles {
+		for _, in := range inputs {
+			keys := []string{}
+			if k, err := Normalize(in, p); err == nil {
+				keys = append(keys, k)
+			}
+			if k, err := NormalizeRef("A:", in[strings.IndexByte(in, ':')+1:], p); err == nil {
+				keys = append(keys, k)
+			}
+			for _, k := range keys {
+				if again, err := Normalize(k, p); again != k || err != nil {
+					t.Errorf("%v: %q gives the key %q, which gives %q, %v: no fixed point", p, in, k, again, err)
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d keys checked", n)
+}

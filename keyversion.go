@@ -64,7 +64,7 @@ const coreRuleVersion = 2
 // its own.
 var stepRuleVersions = [numSteps]int{
 	ParseWHATWG:           2,
-	DefaultScheme:         2,
+	DefaultScheme:         3,
 	DecodeAll:             3,
 	PlusToSpace:           2,
 	ResolveRFC1808:        2,
@@ -118,11 +118,11 @@ var profileRuleVersions = map[string]int{
 	"WebCapture": 3,
 	"RFC3986":    2,
 	"IRI":        3,
-	"POWDER":     4,
+	"POWDER":     5,
 	"WHATWG":     3,
 	"Crawler":    5,
-	"Archive":    6,
-	"Aggressive": 6,
+	"Archive":    7,
+	"Aggressive": 7,
 
 	// Google Safe Browsing's canonicalization (safebrowsing.go).
 	"SafeBrowsing": 3,

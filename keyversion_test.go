@@ -54,6 +54,9 @@ var recordedStepDigests = map[string]string{
 	"archive/6":    "a9ccc97d02b9",
 	"aggressive/6": "bfbb0c13fcbc",
 	"powder/4":     "d2f965b7de52",
+	"powder/5":     "a5cdfeb3bbfa",
+	"archive/7":    "372e52ccda3c",
+	"aggressive/7": "b780908b15d9",
 
 	"safebrowsing/1": "b5ee7314c212",
 	"safebrowsing/2": "884d2050452c",

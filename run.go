@@ -105,6 +105,14 @@ func finishKey(u *url, src string, pl *plan) *failure {
 	if u.hostEnd-u.hostStart > MaxHostLength {
 		return keyHostFits(u, src, pl)
 	}
+	if pl.defaultScheme && !u.hasAuth && schemeLength(u.str()) < 0 {
+		// A key without an authority that DefaultScheme would read as
+		// host and port: "A:%30" (scheme A, path "%30") decoded by
+		// DecodeUnreserved is "A:0", which reads as http://A:0. Such a
+		// key is no fixed point; the input is refused, as NormalizeRef
+		// refuses a resolved URI that reads so (readsAsHostPort).
+		return fail(ComponentScheme, 0, ErrInvalidScheme, "key reads as host and port")
+	}
 	return nil
 }
 
