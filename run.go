@@ -60,6 +60,9 @@ func keyInto(u *url, pl *plan) (int, *failure) {
 		if u.hostEnd-u.hostStart > MaxHostLength { // (finishKey, inline on the path of most URLs)
 			return 0, keyHostFits(u, rawURL, pl) // (the scan reads only untrimmed input)
 		}
+		if pl.defaultScheme && !u.hasAuth {
+			return 0, keyReadsAsHostPort(u)
+		}
 		return 0, nil
 	}
 	return keyIntoGeneral(u, rawURL, pl, r, &h)
@@ -105,12 +108,20 @@ func finishKey(u *url, src string, pl *plan) *failure {
 	if u.hostEnd-u.hostStart > MaxHostLength {
 		return keyHostFits(u, src, pl)
 	}
-	if pl.defaultScheme && !u.hasAuth && schemeLength(u.str()) < 0 {
-		// A key without an authority that DefaultScheme would read as
-		// host and port: "A:%30" (scheme A, path "%30") decoded by
-		// DecodeUnreserved is "A:0", which reads as http://A:0. Such a
-		// key is no fixed point; the input is refused, as NormalizeRef
-		// refuses a resolved URI that reads so (readsAsHostPort).
+	if pl.defaultScheme && !u.hasAuth {
+		return keyReadsAsHostPort(u)
+	}
+	return nil
+}
+
+// keyReadsAsHostPort refuses the key of a profile with DefaultScheme that
+// has no authority and that DefaultScheme would read as host and port:
+// "A:%30" (scheme A, path "%30") decoded by DecodeUnreserved is "A:0",
+// which reads as http://A:0. Such a key is no fixed point; the input is
+// refused, as NormalizeRef refuses a resolved URI that reads so
+// (readsAsHostPort).
+func keyReadsAsHostPort(u *url) *failure {
+	if schemeLength(u.str()) < 0 {
 		return fail(ComponentScheme, 0, ErrInvalidScheme, "key reads as host and port")
 	}
 	return nil
