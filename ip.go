@@ -303,12 +303,11 @@ func appendIPv6Serialized(dst []byte, addr *[8]uint16) []byte {
 }
 
 func appendHex16(dst []byte, v uint16) []byte {
-	const digits = "0123456789abcdef"
 	started := false
 	for shift := 12; shift >= 0; shift -= 4 {
 		d := v >> shift & 15
 		if d != 0 || started || shift == 0 {
-			dst = append(dst, digits[d])
+			dst = append(dst, lowerHex[d])
 			started = true
 		}
 	}

@@ -96,6 +96,10 @@ func unhex(c byte) byte { return 9*(c>>6) + (c & 15) }
 
 const upperHex = "0123456789ABCDEF"
 
+// lowerHex spells hexadecimal digits in lowercase, as RFC 5952 writes an
+// IPv6 address and the surt library's keys write their triplets.
+const lowerHex = "0123456789abcdef"
+
 func lower(c byte) byte {
 	if byteClass[c]&clsUpper != 0 {
 		return c + ('a' - 'A')

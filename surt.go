@@ -407,8 +407,6 @@ func appendSURTLibraryPart(dst []byte, part string, normalize bool, mask uint16)
 	return dst
 }
 
-const lowerHex = "0123456789abcdef"
-
 // maskUnknown stands for the byte classes of a part the parser did not
 // gather (a key whose host is over MaxHostLength, which parseSURT reads
 // no further).

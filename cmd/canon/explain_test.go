@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -168,11 +166,8 @@ func TestExplainUsage(t *testing.T) {
 // canon.Explain's Change.Host says, and names none for the top-level
 // rules.
 func TestExplainHostRules(t *testing.T) {
-	rules := filepath.Join(t.TempDir(), "rules.json")
-	body := `{"TrackingParams": ["ref"], "Hosts": {"shop.example": {"SessionParams": ["s"], "KeepParams": ["item"]}}}`
-	if err := os.WriteFile(rules, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	rules := writeTestFile(t, t.TempDir(), "rules.json",
+		`{"TrackingParams": ["ref"], "Hosts": {"shop.example": {"SessionParams": ["s"], "KeepParams": ["item"]}}}`)
 	in := "https://www.shop.example/p?item=7&s=1&color=red\nhttps://other.example/p?ref=x&a=1\n"
 	want := "https://www.shop.example/p?item=7&s=1&color=red\n" +
 		"  RemoveSessionIDs (rules of shop.example): https://www.shop.example/p?item=7&s=1&color=red -> https://www.shop.example/p?item=7&color=red\n" +

@@ -60,13 +60,7 @@ func TestSchemes(t *testing.T) {
 // that WithRules refuses, is a usage error naming the file.
 func TestRulesFile(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeTestFile(t, dir, name, body) }
 	good := write("good.json", `{"TrackingParams": ["ref"], "Hosts": {"shop.example": {"KeepParams": ["item"]}}}`)
 	in := "https://www.shop.example/p?item=7&color=red&ref=x\nhttps://other.example/p?color=red&ref=x\n"
 	out, errOut, code := canonCmd(t, in, "-p", "crawler", "-rules", good)
@@ -103,13 +97,7 @@ func TestRulesFile(t *testing.T) {
 // step makes them apply.
 func TestRulesUnused(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeTestFile(t, dir, name, body) }
 	tracking := write("tracking.json", `{"TrackingParams": ["ref"]}`)
 	www := write("www.json", `{"Hosts": {"www.example.com": {"SessionParams": ["s"]}}}`)
 	in := "https://example.com/p?a=1&ref=x\n"
@@ -146,11 +134,7 @@ func TestRulesUnused(t *testing.T) {
 // -p, -steps and -rules make, the one the keys are made under (as the
 // library computes it), and a usage error with URLs.
 func TestKeyVersionFlag(t *testing.T) {
-	dir := t.TempDir()
-	rules := filepath.Join(dir, "rules.json")
-	if err := os.WriteFile(rules, []byte(`{"TrackingParams": ["ref"], "Hosts": {"example.com": {"SessionParams": ["s"]}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	rules := writeTestFile(t, t.TempDir(), "rules.json", `{"TrackingParams": ["ref"], "Hosts": {"example.com": {"SessionParams": ["s"]}}}`)
 	withRules, err := canon.Crawler.WithRules(canon.Rules{TrackingParams: []string{"ref"},
 		Hosts: map[string]canon.Rules{"example.com": {SessionParams: []string{"s"}}}})
 	if err != nil {
@@ -175,4 +159,14 @@ func TestKeyVersionFlag(t *testing.T) {
 	if _, _, code := canonCmd(t, "", "-keyversion", "http://example.com/"); code != 2 {
 		t.Errorf("canon -keyversion URL: exit %d, want 2", code)
 	}
+}
+
+// writeTestFile writes body to the file name in dir and returns its path.
+func writeTestFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
