@@ -158,7 +158,70 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 	pl := p.plan()
 	if pl.whatwg {
 		// (The links of pages: no call more than the resolution's.)
-		return normalizeRefWHATWG(base, ref, pl)
+		return normalizeRefWHATWG(base, ref, pl, nil)
+	}
+	return normalizeRef(base, ref, pl)
+}
+
+// check refuses an encoding other than UTF-8 under a plan that does not
+// read URLs as the WHATWG URL Standard does.
+func (enc Encoding) check(pl *plan) *failure {
+	if enc.pe != nil && !pl.whatwg {
+		return fail(ComponentURL, -1, ErrEncoding, "an encoding other than UTF-8 needs a profile with ParseWHATWG")
+	}
+	return nil
+}
+
+// Normalize is [Normalize] of rawURL read from a page in enc: under a
+// profile with [ParseWHATWG], the query of a special URL other than ws:
+// and wss: is written in enc, as a browser writes it (see [Encoding]);
+// the zero Encoding (UTF-8) gives Normalize's key. A profile without
+// ParseWHATWG and an encoding other than UTF-8 are an error wrapping
+// [ErrEncoding].
+func (enc Encoding) Normalize(rawURL string, p Profile) (string, error) {
+	pl := p.plan()
+	if f := enc.check(pl); f != nil {
+		return "", toError("Normalize", rawURL, 0, f)
+	}
+	u := keyValue(rawURL, nil)
+	u.enc = enc.pe
+	if shift, f := keyInto(&u, pl); f != nil {
+		return "", toError("Normalize", rawURL, shift, f)
+	}
+	return u.result(), nil
+}
+
+// AppendNormalized is [AppendNormalized] of rawURL read from a page in
+// enc (see [Encoding.Normalize]).
+func (enc Encoding) AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
+	pl := p.plan()
+	if f := enc.check(pl); f != nil {
+		return dst, toError("AppendNormalized", rawURL, 0, f)
+	}
+	u := keyValue(rawURL, dst)
+	u.enc = enc.pe
+	if shift, f := keyInto(&u, pl); f != nil {
+		return dst, toError("AppendNormalized", rawURL, shift, f)
+	}
+	s, b, clean := u.w.output()
+	if clean {
+		return append(dst, s...), nil
+	}
+	return u.w.buf[:u.w.base+len(b)], nil
+}
+
+// NormalizeRef is [NormalizeRef] of a link of a page in enc: base (the
+// page's URL, or its <base href>) and ref are both read as text of the
+// page, and the target's query, when it is the reference's or the
+// base's, is written in enc (see [Encoding.Normalize]). The zero
+// Encoding gives NormalizeRef's key.
+func (enc Encoding) NormalizeRef(base, ref string, p Profile) (string, error) {
+	pl := p.plan()
+	if f := enc.check(pl); f != nil {
+		return "", withArg(toError("NormalizeRef", ref, 0, f), "ref")
+	}
+	if pl.whatwg {
+		return normalizeRefWHATWG(base, ref, pl, enc.pe)
 	}
 	return normalizeRef(base, ref, pl)
 }
@@ -166,11 +229,11 @@ func NormalizeRef(base, ref string, p Profile) (string, error) {
 // Equal reports whether a and b have the same canonical form under p.
 // An error from either input is returned, with a false result.
 func Equal(a, b string, p Profile) (bool, error) {
-	ka, err := keyString("Equal", "a", a, p.plan())
+	ka, err := keyString("Equal", "a", a, p.plan(), nil)
 	if err != nil {
 		return false, err
 	}
-	kb, err := keyString("Equal", "b", b, p.plan())
+	kb, err := keyString("Equal", "b", b, p.plan(), nil)
 	if err != nil {
 		return false, err
 	}

@@ -27,7 +27,7 @@ type Change struct {
 // can. Explain is for people reading why two URLs got one key; Normalize
 // does none of this work.
 func Explain(rawURL string, p Profile) ([]Change, error) {
-	if _, err := keyString("Explain", "", rawURL, p.plan()); err != nil {
+	if _, err := keyString("Explain", "", rawURL, p.plan(), nil); err != nil {
 		return nil, err
 	}
 	in, _, _ := trim(rawURL)
@@ -36,7 +36,7 @@ func Explain(rawURL string, p Profile) ([]Change, error) {
 	var steps uint64
 	for _, s := range p.Steps() {
 		steps |= 1 << s
-		key, err := keyString("Explain", "", rawURL, profileOf(steps, p.plan().rules).plan())
+		key, err := keyString("Explain", "", rawURL, profileOf(steps, p.plan().rules).plan(), nil)
 		if err != nil {
 			// The steps so far cannot read the input without a later
 			// one (ParseWHATWG alone cannot read "example.com/", which

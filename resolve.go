@@ -74,7 +74,7 @@ func normalizeRef(base, ref string, pl *plan) (string, error) {
 				return "", withArg(toError(op, abs, 0, f), "resolved")
 			}
 		}
-		return keyString(op, "resolved", abs, pl)
+		return keyString(op, "resolved", abs, pl, nil)
 	}
 	// The resolved URI's parts come from its composition (or are the
 	// reference's, when it is its own target): the engine writes it
@@ -386,9 +386,10 @@ func splitParams(path string) (p, params string, hasParams bool) {
 // as the absolute URL of the base's scheme and the reference (the
 // standard's relative slash state goes on in the authority states that
 // an absolute URL takes), once.
-func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
+func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, error) {
 	const op = "NormalizeRef"
 	bu := keyValue(base, nil)
+	bu.enc = pe
 	if shift, f := keyInto(&bu, pl.refBase); f != nil {
 		return "", withArg(toError(op, base, shift, f), "base")
 	}
@@ -396,19 +397,19 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 		// A blob: base: the target is a blob: URL unless the reference
 		// has a scheme of its own, and a plan without the steps that
 		// would merge blob: URLs keys both alike (see plan.blob).
-		return normalizeRefWHATWG(base, ref, pl.blob)
+		return normalizeRefWHATWG(base, ref, pl.blob, pe)
 	}
 	// A reference that starts with a scheme and "//" is read as an
 	// absolute URL, whatever the base ("special authority slashes state",
 	// "authority state"): when the quick scan keys it whole, that is its
 	// key.
 	var u url
-	u.w.src, u.w.slack = ref, 1
+	u.w.src, u.w.slack, u.enc = ref, 1, pe
 	var h handover
 	if len(ref) <= MaxLength && u.scan(ref, pl, &h) == scanDone {
 		u.check()
 		if pl.blob != nil && u.isBlob() {
-			return keyString(op, "ref", ref, pl.blob) // (see plan.blob)
+			return keyString(op, "ref", ref, pl.blob, pe) // (see plan.blob)
 		}
 		if f := finishKey(&u, ref, pl); f != nil {
 			return "", withArg(toError(op, ref, 0, f), "ref")
@@ -433,7 +434,7 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 	if n := whatwgSchemeLength(r); n >= 0 {
 		if !bu.kind.special() || !strings.EqualFold(r[:n], bkey[:bu.schemeEnd]) {
 			// An absolute URL: the base plays no part.
-			key, err := keyString(op, "ref", ref, pl.absRef)
+			key, err := keyString(op, "ref", ref, pl.absRef, pe)
 			if err != nil {
 				return "", err
 			}
@@ -456,11 +457,11 @@ func normalizeRefWHATWG(base, ref string, pl *plan) (string, error) {
 		// an http base), that is the reference, read alone (its scheme
 		// differs in case at most, which the key does not keep).
 		if len(rest) < len(r) {
-			if key, err := keyString(op, "resolved", r, pl); err == nil {
+			if key, err := keyString(op, "resolved", r, pl, pe); err == nil {
 				return key, nil
 			}
 		}
-		return keyString(op, "resolved", bkey[:bu.schemeEnd+1]+rest, pl)
+		return keyString(op, "resolved", bkey[:bu.schemeEnd+1]+rest, pl, pe)
 	}
 	u = url{}
 	if f := resolveWHATWGInto(&u, &bu, rest, pl); f != nil {
@@ -560,6 +561,15 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 	e := engine{u: *u, s: rest, pl: pl, kind: bu.kind}
 	e.pr = parts{s: rest, schemeEnd: -1, hasAuth: bu.hasAuth, kind: bu.kind, special: bu.special()}
 	e.pr.readTail(0, syntaxWHATWG, false) // (a leading separator is the path state's to skip)
+	rewritten := false
+	if u.enc != nil && e.pr.hasQuery && queryInPageEncoding(bu.kind) {
+		// The query in the page's encoding (see engine.normalize).
+		if q, ok := encodeQueryText(rest, e.pr.queryStart, e.pr.queryEnd, u.enc); ok {
+			e.s, e.u.w.src, rewritten = q, q, true
+			e.pr = parts{s: q, schemeEnd: -1, hasAuth: bu.hasAuth, kind: bu.kind, special: bu.special()}
+			e.pr.readTail(0, syntaxWHATWG, false)
+		}
+	}
 	var f *failure
 	switch {
 	case !pathFromBase:
@@ -578,6 +588,8 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 	*u = e.u
 	if f == nil {
 		u.check()
+	} else if rewritten {
+		f.off = -1 // (an offset into the rewritten reference)
 	}
 	return f
 }
@@ -619,9 +631,9 @@ func escapeTrailingTrimmed(abs string) string {
 // Standard), and the URL it makes is canonicalized as Safe Browsing's
 // document says, which works on a URL's text.
 func normalizeRefSafeBrowsing(base, ref string) (string, error) {
-	abs, err := normalizeRefWHATWG(base, ref, whatwgResolvePlan)
+	abs, err := normalizeRefWHATWG(base, ref, whatwgResolvePlan, nil)
 	if err != nil {
 		return "", err
 	}
-	return keyString("NormalizeRef", "resolved", abs, safeBrowsingPlan)
+	return keyString("NormalizeRef", "resolved", abs, safeBrowsingPlan, nil)
 }

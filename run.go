@@ -170,14 +170,18 @@ func keyHostFits(u *url, src string, pl *plan) *failure {
 // would have merged two entries of a blob URL store. A blob: URL is rare,
 // and checked for only in the plans that have a blob plan.
 func keyBlobInto(u *url, blob *plan) (int, *failure) {
+	enc := u.enc
 	*u = keyValue(u.w.src, u.w.buf[:u.w.base])
+	u.enc = enc
 	return keyInto(u, blob)
 }
 
-// keyString returns the key of s by pl (see keyInto), as NormalizeRef
-// and Equal make it, with op and arg for its errors.
-func keyString(op, arg, s string, pl *plan) (string, error) {
+// keyString returns the key of s by pl (see keyInto), read from a page
+// in enc, as NormalizeRef and Equal make it, with op and arg for its
+// errors.
+func keyString(op, arg, s string, pl *plan, enc *pageEncoding) (string, error) {
 	u := keyValue(s, nil)
+	u.enc = enc
 	if shift, f := keyInto(&u, pl); f != nil {
 		return "", withArg(toError(op, s, shift, f), arg)
 	}
@@ -221,8 +225,20 @@ func (e *engine) normalize(in string) *failure {
 	w := e.u.w
 	w.reset(s, w.buf, w.base)
 	w.slack = 32
-	e.u = url{w: w}
+	e.u = url{w: w, enc: e.u.enc}
 	f := e.readAll()
+	if f == nil && e.u.enc != nil && e.pr.hasQuery && queryInPageEncoding(e.pr.kind) {
+		// The query in the page's encoding, written as the standard's
+		// "percent-encode after encoding" writes it, replaces the
+		// input's (before any writer runs: its bytes are ASCII, read as
+		// any input's).
+		if q, ok := encodeQueryText(e.s, e.pr.queryStart, e.pr.queryEnd, e.u.enc); ok {
+			e.s = q
+			e.u.w.reset(q, e.u.w.buf, e.u.w.base)
+			rewritten = true
+			f = e.readAll()
+		}
+	}
 	if f == nil {
 		f = e.run()
 	}
@@ -240,7 +256,7 @@ func (e *engine) normalize(in string) *failure {
 // false when the general path must start over.
 func fromPath(u *url, rawURL string, pl *plan, h *handover) (f *failure, ok bool) {
 	rest := rawURL[h.pathStart:]
-	if rawURL[len(rawURL)-1] <= ' ' || pl.defaultScheme || pl.decodeAll || pl.plusToSpace ||
+	if rawURL[len(rawURL)-1] <= ' ' || pl.defaultScheme || pl.decodeAll || pl.plusToSpace || u.enc != nil ||
 		(pl.whatwg || pl.esc == escapeIRI) && (strings.ContainsAny(rest, "\t\n\r") || !utf8.ValidString(rest)) {
 		return nil, false
 	}

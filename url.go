@@ -43,6 +43,11 @@ type url struct {
 	opaque bool
 	kind   schemeKind
 
+	// enc is the encoding of the page the input was read from (nil:
+	// UTF-8), which the WHATWG URL Standard's parser writes a special
+	// URL's query in (encoding.go).
+	enc *pageEncoding
+
 	// edits counts the edits of several primitives that are under way
 	// (begin, end): the states between their primitives need not be
 	// whole, and check waits for the last end.

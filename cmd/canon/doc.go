@@ -66,6 +66,11 @@
 //		that is not a valid absolute URL (a bad port or host, no
 //		scheme) is a usage error, reported once before any input is
 //		read.
+//	-encoding label
+//		The encoding of the page the URLs were read from, by a label of
+//		the Encoding Standard (shift_jis, gbk, windows-1251, ...; see
+//		Page encodings). Only with a profile that has ParseWHATWG; an
+//		unknown label is a usage error.
 //	-format format
 //		The output format: text (the default), tsv, jsonl, surt or
 //		expressions; see Formats.
@@ -214,6 +219,27 @@
 // when the problem has no such place (say, a part of the URL that -base
 // resolution made). INPUT is "" for a line longer than canon.MaxLength,
 // which is not kept. Invalid UTF-8 in a string is written as U+FFFD.
+//
+// # Page encodings
+//
+// A browser writes the query of a link in the encoding of its page:
+// -encoding says which. The input stays text (UTF-8: the page decoded, as
+// an HTML parser decodes it); with a profile that has ParseWHATWG
+// (whatwg, crawler, archive, aggressive), the query of an http, https,
+// ftp or file URL is written in the encoding before it is
+// percent-encoded, as the WHATWG URL Standard's parser writes it, and a
+// character the encoding lacks becomes "&#N;" percent-encoded
+// (%26%23N%3B):
+//
+//	canon -p whatwg -encoding shift_jis -base http://example.jp/dir/ '/日本?q=日本#日本'
+//	http://example.jp/%E6%97%A5%E6%9C%AC?q=%93%FA%96{#%E6%97%A5%E6%9C%AC
+//
+// The path, the fragment and the host stay UTF-8 and IDNA, and so does
+// the query of ws:, wss: and other schemes. Labels resolve as the
+// Encoding Standard's "get an encoding" does (sjis and x-sjis are
+// Shift_JIS, latin1 and ascii windows-1252; utf-16 and replacement are
+// UTF-8 for URLs). The key version is the profile's: keys made with
+// and without -encoding belong to one index. -explain does not take it.
 //
 // # Explain
 //

@@ -41,6 +41,7 @@ type config struct {
 	header       bool            // -header: -format tsv starts with the "#canon" line and escapes its fields
 	hashBytes    int             // -hash: -format expressions adds the first N bytes of each expression's SHA-256, in hex
 	escapedTSV   bool            // -rekey: the input starts with the "#canon" header, its fields escaped
+	encoding     canon.Encoding  // -encoding: the encoding of the page the URLs were read from
 }
 
 // schemeAllowed reports whether key (a URL's key, which starts with its
@@ -130,6 +131,7 @@ Examples:
   canon -p rfc3986 -steps +RemoveFragment < links.txt
   canon -base https://example.com/dir/ '../x' 'y?q'  # resolve, then normalize
   canon -p whatwg -base https://example.com/dir/ 'a\b'  # as a browser reads a link
+  canon -p crawler -encoding shift_jis -base http://example.jp/ '?q=日本'  # ?q=%93%FA%96{
   canon -u < links.txt                               # dedupe a link list
   canon -u -c < links.txt | sort -rn | head          # most repeated URLs
   canon -format tsv < links.txt | sort -t$'\t' -k2   # input and key, by key
@@ -189,6 +191,18 @@ Formats (-format):
          input field as in tsv (-header too); nothing for a blank or a
          failing line; not with -u, -explain or -equal
 
+Page encodings (-encoding LABEL): the URLs are links of a page in that
+encoding (the input is text all the same: UTF-8, the page decoded, as
+an HTML parser decodes it). With a profile that has ParseWHATWG, the
+query of an http, https, ftp or file URL is written in the encoding, as
+a browser requests it: -encoding shift_jis makes ?q=日本 ?q=%93%FA%96{; a
+character the encoding lacks is "&#N;", percent-encoded (%26%23N%3B).
+The path, the fragment and the host stay UTF-8 and IDNA, and so does the
+query of ws:, wss: and other schemes. Labels resolve as the Encoding
+Standard says (sjis and x-sjis are Shift_JIS; latin1 and ascii are
+windows-1252; utf-16 is UTF-8 here). The key version is the profile's:
+keys made with and without -encoding are one index.
+
 Explain (-explain): for each URL, the URL, then a line
 "  Step: before -> after" for each step of the profile that changes it,
 in the order they run ("  Step (rules of DOMAIN): ..." where it applied
@@ -231,6 +245,11 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.StringVar(profile, "p", *profile, "shorthand for -profile `name`")
 	fs.StringVar(steps, "steps", "", "add steps to the profile or remove them: a comma-separated `list` of +Step or -Step\n(e.g. +RemoveFragment; the names are in -list-profiles)")
 	fs.StringVar(&cfg.base, "base", "", "resolve each line against the base `URL` (by the profile's rule) before normalizing;\na base that is not a valid absolute URL is a usage error (exit 2)")
+	fs.Func("encoding", "the `label` of the encoding of the page the URLs were read from (the Encoding Standard's labels:\nshift_jis, gbk, windows-1251, ...): with a profile that has ParseWHATWG, the query of an http, https,\nftp or file URL is written in it, as a browser writes it (see above); an unknown label is a usage error", func(v string) error {
+		enc, err := canon.LookupEncoding(v)
+		cfg.encoding = enc
+		return err
+	})
 	fs.StringVar(&cfg.format, "format", "text", "output `format`: text (the key), tsv (input TAB key), jsonl, surt (the key's SURT)\nor expressions (-p safebrowsing: input TAB expression lines, -hash adds hashes; see above)")
 	fs.BoolVar(&cfg.unique, "u", false, "print each key once, in order of first occurrence (memory grows with distinct keys)")
 	fs.BoolVar(&cfg.count, "c", false, "with -u: prefix each key with its number of occurrences, as uniq -c")
@@ -364,6 +383,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 			return nil, exitUsage, errors.New("-explain cannot be used with -u")
 		case cfg.base != "":
 			return nil, exitUsage, errors.New("-explain cannot be used with -base: it explains the profile's steps on a URL, not the resolution of a reference")
+		case cfg.encoding != canon.Encoding{}:
+			return nil, exitUsage, errors.New("-explain cannot be used with -encoding: it explains the profile's steps on a URL of a UTF-8 page")
 		case cfg.format != "text" && cfg.format != "jsonl":
 			return nil, exitUsage, fmt.Errorf("-explain cannot be used with -format %s: it writes text blocks, or jsonl records with \"changes\"", cfg.format)
 		}
@@ -386,6 +407,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 			return nil, exitUsage, errors.New("-rekey reads \"input TAB key\" lines from standard input or -f, not URL arguments")
 		}
 		cfg.format = "tsv"
+	}
+	if cfg.encoding != (canon.Encoding{}) && !p.Has(canon.ParseWHATWG) {
+		return nil, exitUsage, fmt.Errorf("-encoding %s needs a profile with ParseWHATWG (whatwg, crawler, archive, aggressive): the others read a query as UTF-8 (RFC 3987 section 3.1)", cfg.encoding.Name())
 	}
 	if cfg.keyVersion && (len(cfg.urls) > 0 || cfg.file != "") {
 		return nil, exitUsage, errors.New("-keyversion prints the profile's key version and reads no URLs")

@@ -525,7 +525,7 @@ func normalizeBatch(cfg *config, b *batch) {
 		case fastText:
 			// The common case: append the key to the output directly.
 			n := len(b.out)
-			if b.out, err = canon.AppendNormalized(b.out, in, cfg.profile); err == nil {
+			if b.out, err = cfg.encoding.AppendNormalized(b.out, in, cfg.profile); err == nil {
 				b.out = append(b.out, '\n')
 				continue
 			}
@@ -533,13 +533,13 @@ func normalizeBatch(cfg *config, b *batch) {
 		case fastSURT:
 			// The key is only read, by appendSURT below, before buf is
 			// written again: it need not be copied.
-			if buf, err = canon.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
+			if buf, err = cfg.encoding.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
 				key = unsafe.String(unsafe.SliceData(buf), len(buf))
 			}
 		case cfg.base != "":
-			key, err = canon.NormalizeRef(cfg.base, in, cfg.profile)
+			key, err = cfg.encoding.NormalizeRef(cfg.base, in, cfg.profile)
 		default:
-			if buf, err = canon.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
+			if buf, err = cfg.encoding.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
 				// Most lines are their own keys: those need no copy (-u
 				// clones what it keeps).
 				if key = in; string(buf) != in {
@@ -1051,9 +1051,9 @@ func runEqual(cfg *config, stdout, stderr io.Writer) int {
 			// Each is resolved by the profile's own rule (RFC 1808 for
 			// WebCapture, the WHATWG URL Standard for whatwg), as -base
 			// does for a list.
-			keys[i], err = canon.NormalizeRef(cfg.base, u, cfg.profile)
+			keys[i], err = cfg.encoding.NormalizeRef(cfg.base, u, cfg.profile)
 		default:
-			keys[i], err = canon.Normalize(u, cfg.profile)
+			keys[i], err = cfg.encoding.Normalize(u, cfg.profile)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "canon: -equal: %s: %s\n", which, errorText(err))

@@ -55,8 +55,8 @@ func rekeyBatch(cfg *config, b *batch) {
 		default:
 			var err error
 			if cfg.base != "" {
-				key, err = canon.NormalizeRef(cfg.base, in, cfg.profile)
-			} else if buf, err = canon.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
+				key, err = cfg.encoding.NormalizeRef(cfg.base, in, cfg.profile)
+			} else if buf, err = cfg.encoding.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
 				key = unsafe.String(unsafe.SliceData(buf), len(buf))
 			}
 			if err != nil {
