@@ -177,6 +177,18 @@ func TestNoAllocs(t *testing.T) {
 	if got := allocsPerRun(100, func() { Resolve("http://a/b/c", "http://x/y") }); got != 0 {
 		t.Errorf("Resolve of an absolute reference: %v allocs, want 0", got)
 	}
+	// A page encoding adds no allocation where it changes nothing: an
+	// ASCII URL, canonical or not, under the zero Encoding (UTF-8) and
+	// Shift_JIS alike (the quick scan, and the general path from the
+	// path on).
+	sjis, _ := LookupEncoding("shift_jis")
+	for _, enc := range []Encoding{{}, sjis} {
+		for _, in := range []string{"https://example.com/a/b?q=%2F#frag", "HTTP://EXAMPLE.COM:80/a/%2e/b\\c?q=1", "http://example.com/a/b?q=1&r=%e6"} {
+			if got := allocsPerRun(100, func() { enc.AppendNormalized(buf[:0], in, WHATWG) }); got != 0 {
+				t.Errorf("%s.AppendNormalized(buf, %q, WHATWG): %v allocs, want 0", enc, in, got)
+			}
+		}
+	}
 }
 
 // copiesByDesign reports whether normalizing key again under p allocates

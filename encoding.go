@@ -562,6 +562,18 @@ func queryInPageEncoding(k schemeKind) bool {
 	return k.special() && k != schemeWS && k != schemeWSS
 }
 
+// changes reports whether pe may write some of s differently from UTF-8:
+// whether s has a character that is not ASCII, or, in ISO-2022-JP, a
+// shift or escape control.
+func (pe *pageEncoding) changes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || pe.kind == encoderISO2022JP && (c == 0x0E || c == 0x0F || c == 0x1B) {
+			return true
+		}
+	}
+	return false
+}
+
 // encodeQueryText returns s with its query s[i:j] written in pe (see
 // appendQuery) and true, when the query has a character that is not
 // ASCII; else s and false. ASCII is the same in every encoding a query is

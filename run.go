@@ -256,7 +256,7 @@ func (e *engine) normalize(in string) *failure {
 // false when the general path must start over.
 func fromPath(u *url, rawURL string, pl *plan, h *handover) (f *failure, ok bool) {
 	rest := rawURL[h.pathStart:]
-	if rawURL[len(rawURL)-1] <= ' ' || pl.defaultScheme || pl.decodeAll || pl.plusToSpace || u.enc != nil ||
+	if rawURL[len(rawURL)-1] <= ' ' || pl.defaultScheme || pl.decodeAll || pl.plusToSpace || u.enc != nil && u.enc.changes(rest) ||
 		(pl.whatwg || pl.esc == escapeIRI) && (strings.ContainsAny(rest, "\t\n\r") || !utf8.ValidString(rest)) {
 		return nil, false
 	}
