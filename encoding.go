@@ -1,7 +1,6 @@
 package canon
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,12 +21,6 @@ import (
 // golang.org/x/text's decoders hold: x/text's own encoders depart from
 // the standard for some code points, its decoders read the same indexes)
 // and the query they write (appendQuery).
-
-// ErrEncoding: a label that names no encoding of the Encoding Standard
-// (LookupEncoding), or an encoding other than UTF-8 given with a profile
-// that does not read URLs as the WHATWG URL Standard does (without
-// [ParseWHATWG] a query is UTF-8, as RFC 3987 §3.1 maps it).
-var ErrEncoding = errors.New("page encoding not supported")
 
 // Encoding is the character encoding of the page a URL was read from, as
 // the Encoding Standard names it: the zero Encoding is UTF-8. Under a
@@ -118,9 +111,12 @@ type pageEncoding struct {
 	index map[rune]uint16 // code point -> the pointer the encoder writes
 }
 
-// eucJP is EUC-JP's place in pageEncodings: its decoder reads index
-// jis0208 for ISO-2022-JP's encoder too.
-const eucJP = 31
+// Places in pageEncodings of the encodings whose indexes serve others
+// too (see pointer).
+const (
+	gb18030 = 29
+	eucJP   = 31
+)
 
 // pageEncodings are the encodings of the Encoding Standard that a URL's
 // query can be written in: every one but UTF-8, replacement and
@@ -155,7 +151,7 @@ var pageEncodings = [...]*pageEncoding{
 	{name: "windows-1258", label: "windows-1258"},
 	{name: "x-mac-cyrillic", label: "x-mac-cyrillic"},
 	{name: "GBK", label: "gbk", kind: encoderGBK},
-	{name: "gb18030", label: "gb18030", kind: encoderGB18030},
+	gb18030: {name: "gb18030", label: "gb18030", kind: encoderGB18030},
 	{name: "Big5", label: "big5", kind: encoderBig5},
 	eucJP: {name: "EUC-JP", label: "euc-jp", kind: encoderEUCJP},
 	{name: "ISO-2022-JP", label: "iso-2022-jp", kind: encoderISO2022JP},
@@ -215,7 +211,7 @@ func (pe *pageEncoding) load() {
 			}
 			addFirst(m, r, p)
 		}
-	case encoderGB18030, encoderGBK:
+	case encoderGB18030:
 		// index gb18030: two bytes, leading 0x81-0xFE, trailing
 		// 0x40-0x7E and 0x80-0xFE; x/text's decoder reads GB18030-2005
 		// and leaves out the entries of gb18030LeftOut.
@@ -261,11 +257,10 @@ func (pe *pageEncoding) load() {
 				addFirst(m, decodeOne(d, byte(p/190+0x81), byte(t)), p)
 			}
 		}
-	case encoderEUCJP, encoderISO2022JP:
+	case encoderEUCJP:
 		// index jis0208 up to pointer 8835, read through the EUC-JP
 		// decoder (two bytes 0xA1-0xFE): a code point's first pointer
 		// is below 8836 (the standard's note in "EUC-JP encoder").
-		d = pageEncodings[eucJP].decoder()
 		for p := 0; p < 94*94; p++ {
 			addFirst(m, decodeOne(d, byte(p/94+0xA1), byte(p%94+0xA1)), p)
 		}
@@ -293,8 +288,15 @@ func (pe *pageEncoding) load() {
 	pe.index = m
 }
 
-// pointer returns the pointer pe's encoder writes r with, or -1.
+// pointer returns the pointer pe's encoder writes r with, or -1. GBK
+// reads gb18030's index, ISO-2022-JP EUC-JP's: each is built once.
 func (pe *pageEncoding) pointer(r rune) int {
+	switch pe.kind {
+	case encoderGBK:
+		pe = pageEncodings[gb18030]
+	case encoderISO2022JP:
+		pe = pageEncodings[eucJP]
+	}
 	pe.once.Do(pe.load)
 	if p, ok := pe.index[r]; ok {
 		return int(p)

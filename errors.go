@@ -12,7 +12,8 @@ import (
 // so callers can test the cause with errors.Is. Building a profile is
 // another matter: NewProfile and WithRules return a plain error naming
 // the step or rule, WithRules' wrapping [ErrUnusedRules] for rules the
-// profile would never use.
+// profile would never use; so is LookupEncoding's, wrapping
+// [ErrEncoding].
 var (
 	// ErrRelative: the input has no scheme where an absolute URI is
 	// needed (Normalize in every profile but POWDER, the base of Resolve).
@@ -34,6 +35,12 @@ var (
 	// ErrTooLong: the input exceeds MaxLength, or a host exceeds
 	// MaxHostLength.
 	ErrTooLong = errors.New("input too long")
+	// ErrEncoding: an encoding other than UTF-8 given with a profile
+	// that does not read URLs as the WHATWG URL Standard does (without
+	// [ParseWHATWG] a query is UTF-8, as RFC 3987 §3.1 maps it); and,
+	// wrapped in a plain error, a label that names no encoding of the
+	// Encoding Standard ([LookupEncoding]).
+	ErrEncoding = errors.New("page encoding not supported")
 )
 
 // Component names the part of a URI reference an error was found in.
