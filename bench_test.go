@@ -177,6 +177,33 @@ func TestNoAllocs(t *testing.T) {
 	if got := allocsPerRun(100, func() { Resolve("http://a/b/c", "http://x/y") }); got != 0 {
 		t.Errorf("Resolve of an absolute reference: %v allocs, want 0", got)
 	}
+	// A Base resolves the links of its page without allocating when dst
+	// has room, in WHATWG and in the key profiles; Normalize allocates
+	// the key (none when the link is a canonical absolute URL).
+	for _, p := range []Profile{WHATWG, Crawler, Archive} {
+		b, err := NewBase("https://example.com/dir/page?x=1", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ref := range []string{"https://example.com/a/b", "?q=1", "/a/b", "c/d", "../e", "#f", ""} {
+			if got := allocsPerRun(100, func() { b.AppendNormalized(buf[:0], ref) }); got != 0 {
+				t.Errorf("Base(%s).AppendNormalized(buf, %q): %v allocs, want 0", name(p), ref, got)
+			}
+		}
+		// A network-path reference is read as the base's scheme and the
+		// reference, one string: that string is the allocation.
+		if got := allocsPerRun(100, func() { b.AppendNormalized(buf[:0], "//other.example/x") }); got != 1 {
+			t.Errorf("Base(%s).AppendNormalized(buf, %q): %v allocs, want 1", name(p), "//other.example/x", got)
+		}
+	}
+	if b, err := NewBase("https://example.com/dir/page", WHATWG); err == nil {
+		if got := allocsPerRun(100, func() { b.Normalize("https://example.com/a/b") }); got != 0 {
+			t.Errorf("Base.Normalize of a canonical absolute link: %v allocs, want 0", got)
+		}
+		if got := allocsPerRun(100, func() { b.Normalize("../x?q") }); got != 1 {
+			t.Errorf("Base.Normalize of a relative link: %v allocs, want 1", got)
+		}
+	}
 	// A page encoding adds no allocation where it changes nothing: an
 	// ASCII URL, canonical or not, under the zero Encoding (UTF-8) and
 	// Shift_JIS alike (the quick scan, and the general path from the

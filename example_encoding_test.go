@@ -84,3 +84,27 @@ func ExampleEncoding() {
 	// Big5         http://example.com/?q=caf%26%23233%3B%20%A3%E1
 	// EUC-KR       http://example.com/?q=caf%26%23233%3B%20%A2%E6
 }
+
+// The links of a Shift_JIS page through a Base: the page's URL is read
+// once, and each link's query is written in Shift_JIS.
+func ExampleBase() {
+	sjis, err := canon.LookupEncoding("shift_jis")
+	if err != nil {
+		panic(err)
+	}
+	page, err := sjis.NewBase("http://example.jp/search/", canon.WHATWG)
+	if err != nil {
+		panic(err)
+	}
+	for _, href := range []string{"?q=日本", "../日本/?q=ソ", "http://other.example/?q=本"} {
+		key, err := page.Normalize(href)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(key)
+	}
+	// Output:
+	// http://example.jp/search/?q=%93%FA%96{
+	// http://example.jp/%E6%97%A5%E6%9C%AC/?q=%83\
+	// http://other.example/?q=%96{
+}

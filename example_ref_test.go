@@ -72,3 +72,27 @@ func ExampleNormalizeRef_profiles() {
 	//   WHATWG:       http://a/g
 	//   SafeBrowsing: http://a/g
 }
+
+// A Base is a page's URL, read once for all the links of the page: each
+// key is NormalizeRef's. AppendNormalized writes into a buffer that is
+// reused from link to link (no allocation when it has room).
+func ExampleNewBase() {
+	page, err := canon.NewBase("https://example.com/docs/intro.html?lang=en", canon.Crawler)
+	if err != nil {
+		panic(err)
+	}
+	var buf []byte
+	for _, href := range []string{"setup.html", "../blog/?utm_source=feed&b=2&a=1", "#top", "//cdn.example.com/x.js", "HTTPS://EXAMPLE.COM:443/"} {
+		buf, err = page.AppendNormalized(buf[:0], href)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s\n", buf)
+	}
+	// Output:
+	// https://example.com/docs/setup.html
+	// https://example.com/blog/?a=1&b=2
+	// https://example.com/docs/intro.html?lang=en
+	// https://cdn.example.com/x.js
+	// https://example.com/
+}

@@ -42,13 +42,29 @@ func normalizeRef(base, ref string, pl *plan) (string, error) {
 		return normalizeRefSafeBrowsing(base, ref)
 	}
 	const op = "NormalizeRef"
+	b, err := rfcBase(op, base)
+	if err != nil {
+		return "", err
+	}
+	return refRFC(op, &b, ref, pl)
+}
+
+// rfcBase returns the parts of base, the base of a resolution by RFC 3986
+// §5.2 or RFC 1808 §4: it must have a scheme.
+func rfcBase(op, base string) (parts, error) {
 	b, bshift, f := parseInput(base)
 	if f != nil {
-		return "", withArg(toError(op, base, bshift, f), "base")
+		return parts{}, withArg(toError(op, base, bshift, f), "base")
 	}
 	if b.schemeEnd < 0 {
-		return "", withArg(toError(op, base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme")), "base")
+		return parts{}, withArg(toError(op, base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme")), "base")
 	}
+	return b, nil
+}
+
+// refRFC returns the key of ref against the base b (see rfcBase) by the
+// resolution pl names (RFC 1808 §4 or RFC 3986 §5.2).
+func refRFC(op string, b *parts, ref string, pl *plan) (string, error) {
 	r, rshift, f := parseInput(ref)
 	if f != nil {
 		return "", withArg(toError(op, ref, rshift, f), "ref")
@@ -56,11 +72,11 @@ func normalizeRef(base, ref string, pl *plan) (string, error) {
 	var abs string
 	var t parts
 	if pl.resolve1808 {
-		if abs, t, f = resolve1808(&b, &r); f != nil {
+		if abs, t, f = resolve1808(b, &r); f != nil {
 			return "", withArg(toError(op, ref, rshift, f), "ref")
 		}
 	} else {
-		abs, t = resolve3986(&b, &r)
+		abs, t = resolve3986(b, &r)
 	}
 	if pl.decodeAll || pl.defaultScheme || pl.plusToSpace || pl.esc == escapeIRI && !utf8.ValidString(abs) {
 		// These read the resolved URI as text first: DecodeAll decodes
@@ -388,33 +404,71 @@ func splitParams(path string) (p, params string, hasParams bool) {
 // an absolute URL takes), once.
 func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, error) {
 	const op = "NormalizeRef"
+	bu, pl, err := whatwgBase(op, base, pl, pe)
+	if err != nil {
+		return "", err
+	}
+	u, err := refWHATWG(op, &bu, ref, pl, pe, nil)
+	if err != nil {
+		return "", err
+	}
+	return u.result(), nil
+}
+
+// whatwgBase returns the value of base that references are resolved
+// against under the WHATWG plan pl (keyed by pl.refBase), and the plan
+// that keys the targets: pl.blob for a blob: base (the target is a
+// blob: URL unless the reference has a scheme of its own, and a plan
+// without the steps that would merge blob: URLs keys both alike; see
+// plan.blob). The value's writer is frozen over the base's key, a string
+// nothing writes to again: resolutions copy what they take of it, so the
+// value serves any number of them, at once too (Base).
+func whatwgBase(op, base string, pl *plan, pe *pageEncoding) (url, *plan, error) {
 	bu := keyValue(base, nil)
 	bu.enc = pe
 	if shift, f := keyInto(&bu, pl.refBase); f != nil {
-		return "", withArg(toError(op, base, shift, f), "base")
+		return url{}, nil, withArg(toError(op, base, shift, f), "base")
 	}
 	if pl.blob != nil && bu.isBlob() {
-		// A blob: base: the target is a blob: URL unless the reference
-		// has a scheme of its own, and a plan without the steps that
-		// would merge blob: URLs keys both alike (see plan.blob).
-		return normalizeRefWHATWG(base, ref, pl.blob, pe)
+		return whatwgBase(op, base, pl.blob, pe)
 	}
+	key := bu.result()
+	bu.w = writer{src: key, to: len(key)}
+	return bu, pl, nil
+}
+
+// keyRef writes the key of s by pl, read from a page in pe, into a value
+// whose writer appends to dst (see keyValue), as NormalizeRef makes the
+// key of a reference that is absolute; op and arg are for its errors.
+func keyRef(op, arg, s string, pl *plan, pe *pageEncoding, dst []byte) (url, error) {
+	u := keyValue(s, dst)
+	u.enc = pe
+	if shift, f := keyInto(&u, pl); f != nil {
+		return url{}, withArg(toError(op, s, shift, f), arg)
+	}
+	return u, nil
+}
+
+// refWHATWG returns the value of the key of ref against the base bu (see
+// whatwgBase) under pl, read from a page in pe, written after dst (nil:
+// a buffer of its own) where the key is not a string that exists already.
+func refWHATWG(op string, bu *url, ref string, pl *plan, pe *pageEncoding, dst []byte) (url, error) {
 	// A reference that starts with a scheme and "//" is read as an
 	// absolute URL, whatever the base ("special authority slashes state",
 	// "authority state"): when the quick scan keys it whole, that is its
 	// key.
-	var u url
-	u.w.src, u.w.slack, u.enc = ref, 1, pe
+	u := keyValue(ref, dst)
+	u.enc = pe
 	var h handover
 	if len(ref) <= MaxLength && u.scan(ref, pl, &h) == scanDone {
 		u.check()
 		if pl.blob != nil && u.isBlob() {
-			return keyString(op, "ref", ref, pl.blob, pe) // (see plan.blob)
+			return keyRef(op, "ref", ref, pl.blob, pe, dst) // (see plan.blob)
 		}
 		if f := finishKey(&u, ref, pl); f != nil {
-			return "", withArg(toError(op, ref, 0, f), "ref")
+			return url{}, withArg(toError(op, ref, 0, f), "ref")
 		}
-		return u.result(), nil
+		return u, nil
 	}
 	in, shift, f := trim(ref)
 	if f == nil {
@@ -423,7 +477,7 @@ func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, e
 		}
 	}
 	if f != nil {
-		return "", withArg(toError(op, ref, shift, f), "ref")
+		return url{}, withArg(toError(op, ref, shift, f), "ref")
 	}
 	r := preprocessWHATWG(in)
 	if r != in {
@@ -434,11 +488,11 @@ func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, e
 	if n := whatwgSchemeLength(r); n >= 0 {
 		if !bu.kind.special() || !strings.EqualFold(r[:n], bkey[:bu.schemeEnd]) {
 			// An absolute URL: the base plays no part.
-			key, err := keyString(op, "ref", ref, pl.absRef, pe)
+			u, err := keyRef(op, "ref", ref, pl.absRef, pe, dst)
 			if err != nil {
-				return "", err
+				return url{}, err
 			}
-			return readsBack(op, key, pl)
+			return u, readsBack(op, u.str(), pl)
 		}
 		rest = r[n+1:] // "http:foo" against an http base is relative
 	}
@@ -449,7 +503,7 @@ func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, e
 		if shift < 0 {
 			f.off = -1
 		}
-		return "", withArg(toError(op, ref, max(shift, 0), f), "ref")
+		return url{}, withArg(toError(op, ref, max(shift, 0), f), "ref")
 	}
 	if bu.special() && len(rest) > 1 && isSlash(rest[0]) && isSlash(rest[1]) || !bu.special() && strings.HasPrefix(rest, "//") {
 		// A network-path reference: the base's scheme and the reference.
@@ -457,38 +511,37 @@ func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, e
 		// an http base), that is the reference, read alone (its scheme
 		// differs in case at most, which the key does not keep).
 		if len(rest) < len(r) {
-			if key, err := keyString(op, "resolved", r, pl, pe); err == nil {
-				return key, nil
+			if u, err := keyRef(op, "resolved", r, pl, pe, dst); err == nil {
+				return u, nil
 			}
 		}
-		return keyString(op, "resolved", bkey[:bu.schemeEnd+1]+rest, pl, pe)
+		return keyRef(op, "resolved", bkey[:bu.schemeEnd+1]+rest, pl, pe, dst)
 	}
-	u = url{}
-	if f := resolveWHATWGInto(&u, &bu, rest, pl); f != nil {
+	if f := resolveWHATWGInto(&u, bu, rest, pl, dst); f != nil {
 		if shift < 0 {
 			f.off = -1
 		}
-		return "", withArg(toError(op, ref, max(shift, 0), f), "ref")
+		return url{}, withArg(toError(op, ref, max(shift, 0), f), "ref")
 	}
 	if f := finishKey(&u, "", pl); f != nil {
-		return "", withArg(toError(op, u.result(), 0, f), "resolved")
+		return url{}, withArg(toError(op, u.result(), 0, f), "resolved")
 	}
-	return readsBack(op, u.result(), pl)
+	return u, readsBack(op, u.str(), pl)
 }
 
-// readsBack returns key, the target of NormalizeRef under the WHATWG plan
-// pl, or an error when pl's DefaultScheme would read the key again as
+// readsBack returns an error when key, the target of NormalizeRef under
+// the WHATWG plan pl, is one that pl's DefaultScheme would read again as
 // host and port: the base "a:0/x" (scheme a, opaque path "0/x") and the
 // reference "#f" give "a:0/x", and the reference "localhost:80/x" is the
 // scheme localhost as the standard reads a reference; Normalize reads
 // both as http URLs. As in checkResolvedPOWDER, resolution made the
 // scheme and the path, and a host read out of them is one neither input
 // named.
-func readsBack(op, key string, pl *plan) (string, error) {
+func readsBack(op, key string, pl *plan) error {
 	if f := readsAsHostPort(key, pl); f != nil {
-		return "", withArg(toError(op, key, 0, f), "resolved")
+		return withArg(toError(op, key, 0, f), "resolved")
 	}
-	return key, nil
+	return nil
 }
 
 // whatwgSchemeLength returns the length of the scheme of s as the
@@ -502,7 +555,7 @@ func whatwgSchemeLength(s string) int {
 // rest (no network-path one) means against the base bu, a key of
 // ParseWHATWG, as the standard's "no scheme", "relative", "relative
 // slash", "file" and "file slash" states do, by the plan pl.
-func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
+func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan, dst []byte) *failure {
 	bkey := bu.str()
 	file := bu.kind == schemeFile
 	// What the reference keeps of the base: a prefix of its key, through
@@ -540,9 +593,11 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 		prefixEnd = bu.pathStart + max(k, skip)
 	}
 	if rest == "" {
-		// The base without its fragment (bu is not used again: u takes
-		// over its buffer).
+		// The base without its fragment: a prefix of its key, which the
+		// writer copies after dst when a key pass edits it (bu's writer
+		// is frozen: see whatwgBase).
 		*u = *bu
+		u.w.buf, u.w.base = dst, len(dst)
 		u.w.truncate(prefixEnd)
 		u.hasFrag = false
 		u.fragStart = u.queryEnd
@@ -555,8 +610,11 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan) *failure {
 	// segments, or, when it has none, its query or fragment after the
 	// base's.
 	*u = *bu
-	u.w = writer{src: rest, dirty: true, slack: 32}
-	u.w.buf = append(make([]byte, 0, prefixEnd+len(rest)+32), bkey[:bu.pathStart]...)
+	u.w = writer{src: rest, dirty: true, slack: 32, buf: dst, base: len(dst)}
+	if dst == nil {
+		u.w.buf = make([]byte, 0, prefixEnd+len(rest)+32)
+	}
+	u.w.buf = append(u.w.buf, bkey[:bu.pathStart]...)
 	u.w.buf = append(u.w.buf, bkey[bu.pathStart+skip:prefixEnd]...)
 	e := engine{u: *u, s: rest, pl: pl, kind: bu.kind}
 	e.pr = parts{s: rest, schemeEnd: -1, hasAuth: bu.hasAuth, kind: bu.kind, special: bu.special()}
@@ -636,4 +694,14 @@ func normalizeRefSafeBrowsing(base, ref string) (string, error) {
 		return "", err
 	}
 	return keyString("NormalizeRef", "resolved", abs, safeBrowsingPlan, nil)
+}
+
+// refSafeBrowsing is normalizeRefSafeBrowsing against the base bu, a
+// value of whatwgBase under whatwgResolvePlan.
+func refSafeBrowsing(op string, bu *url, ref string) (string, error) {
+	u, err := refWHATWG(op, bu, ref, whatwgResolvePlan, nil, nil)
+	if err != nil {
+		return "", err
+	}
+	return keyString(op, "resolved", u.result(), safeBrowsingPlan, nil)
 }

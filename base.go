@@ -1,0 +1,98 @@
+package canon
+
+// Base is the URL of a page, prepared for the links of that page: it is
+// parsed, checked and keyed once, and each link is resolved against it
+// as [NormalizeRef] resolves it (a crawler resolves tens to hundreds of
+// links against one page). A Base is immutable and safe for concurrent
+// use.
+type Base struct {
+	page string
+	p    Profile
+	pl   *plan         // the plan the targets are keyed by (a blob: base's: see plan.blob)
+	pe   *pageEncoding // the page's encoding (Encoding.NewBase); nil: UTF-8
+	bu   url           // ParseWHATWG and SafeBrowsing: the base's value (whatwgBase)
+	b    parts         // the other profiles: the base's parts (rfcBase)
+}
+
+// NewBase returns pageURL prepared as the base of the links of its page
+// under p: b.Normalize(href) is NormalizeRef(pageURL, href, p), key and
+// error alike, without reading pageURL again. A pageURL that NormalizeRef
+// would refuse as a base is an error here (its Op is "NewBase").
+func NewBase(pageURL string, p Profile) (*Base, error) {
+	return Encoding{}.NewBase(pageURL, p)
+}
+
+// NewBase is [NewBase] for a page in enc: the Base's keys are
+// enc.NormalizeRef's (see [Encoding.NormalizeRef]).
+func (enc Encoding) NewBase(pageURL string, p Profile) (*Base, error) {
+	const op = "NewBase"
+	pl := p.plan()
+	if f := enc.check(pl); f != nil {
+		return nil, withArg(toError(op, pageURL, 0, f), "base")
+	}
+	b := &Base{page: pageURL, p: p, pl: pl, pe: enc.pe}
+	var err error
+	switch {
+	case pl.whatwg:
+		b.bu, b.pl, err = whatwgBase(op, pageURL, pl, enc.pe)
+	case pl.safeBrowsing:
+		b.bu, _, err = whatwgBase(op, pageURL, whatwgResolvePlan, nil)
+	default:
+		b.b, err = rfcBase(op, pageURL)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// String returns the page's URL as NewBase was given it.
+func (b *Base) String() string { return b.page }
+
+// Profile returns the profile the Base keys links by.
+func (b *Base) Profile() Profile { return b.p }
+
+// Normalize returns the key of href, a link of the page, as
+// NormalizeRef(page, href, p) returns it (its errors say NormalizeRef).
+func (b *Base) Normalize(href string) (string, error) {
+	const op = "NormalizeRef"
+	switch {
+	case b.pl.whatwg:
+		u, err := refWHATWG(op, &b.bu, href, b.pl, b.pe, nil)
+		if err != nil {
+			return "", err
+		}
+		return u.result(), nil
+	case b.pl.safeBrowsing:
+		return refSafeBrowsing(op, &b.bu, href)
+	}
+	return refRFC(op, &b.b, href, b.pl)
+}
+
+// AppendNormalized appends the key of href (see [Base.Normalize]) to dst
+// and returns the extended buffer. Under a profile with ParseWHATWG it
+// allocates nothing when dst has spare capacity for the key and 32 bytes
+// more, for an absolute link of the common shape (see Performance in the
+// package documentation) and for a relative one (a path, query or
+// fragment; not "//host/...", which is read as the base's scheme and the
+// reference, a string of their own); it may write in that capacity past
+// the key. On error it returns dst with its length and contents as they
+// were.
+func (b *Base) AppendNormalized(dst []byte, href string) ([]byte, error) {
+	if !b.pl.whatwg {
+		key, err := b.Normalize(href)
+		if err != nil {
+			return dst, err
+		}
+		return append(dst, key...), nil
+	}
+	u, err := refWHATWG("NormalizeRef", &b.bu, href, b.pl, b.pe, dst)
+	if err != nil {
+		return dst, err
+	}
+	s, k, clean := u.w.output()
+	if clean {
+		return append(dst, s...), nil
+	}
+	return u.w.buf[:u.w.base+len(k)], nil
+}
