@@ -14,7 +14,9 @@ import "flag"
 //   - TestSafeBrowsingCorpus: every corpus line (76,868) instead of every
 //     10th;
 //   - TestRedactionClass: a tab or newline before every byte of every
-//     userinfo, instead of the plain userinfo's inputs only.
+//     userinfo, instead of the plain userinfo's inputs only;
+//   - TestEncodingEveryCodePoint: every scalar value in every page
+//     encoding, instead of a sample.
 //
 // go test ./... -long needs every package of the module to define the
 // flag (an undefined flag fails the package): cmd/canon's tests define

@@ -27,13 +27,13 @@ func TestBadBase(t *testing.T) {
 		msg           string // standard error; "" when the base is fine
 	}{
 		{"rfc3986", "http://h:99999/", `canon: -base: port: port out of range (at "99999/")`},
-		{"rfc3986", "/x", `canon: -base: scheme: missing scheme (at "/x")`},
+		{"rfc3986", "/x", `canon: -base: scheme: base has no scheme (at "/x")`},
 		{"rfc3986", "http://[::1/", `canon: -base: host: missing ']' (at "[::1/")`},
 		{"rfc3986", "http://user:s3cret@h:99999/", `canon: -base: port: port out of range (at "99999/")`},
 		{"webcapture", "http://h:99999/", `canon: -base: port: port out of range (at "99999/")`},
 		// POWDER adds "http://" to a line without a scheme, but a base
 		// needs its own.
-		{"powder", "example.com/", `canon: -base: scheme: missing scheme (at "example.com/")`},
+		{"powder", "example.com/", `canon: -base: scheme: base has no scheme (at "example.com/")`},
 		{"whatwg", "/x", `canon: -base: scheme: missing scheme (at "/x")`},
 		{"whatwg", "http://h:99999/", `canon: -base: port: port out of range (at "99999/")`},
 		// Fine as bases: "%zz" fails only the lines that keep the path

@@ -42,6 +42,7 @@ type config struct {
 	hashBytes    int             // -hash: -format expressions adds the first N bytes of each expression's SHA-256, in hex
 	escapedTSV   bool            // -rekey: the input starts with the "#canon" header, its fields escaped
 	encoding     canon.Encoding  // -encoding: the encoding of the page the URLs were read from
+	page         *canon.Base     // -base, read once (with -encoding)
 }
 
 // schemeAllowed reports whether key (a URL's key, which starts with its
@@ -427,9 +428,14 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 		return nil, exitUsage, errors.New("-f and URL arguments cannot be used together")
 	}
 	if cfg.base != "" {
-		if err := checkBase(cfg.base, p); err != nil {
+		// The base is read once, for every line (canon.NewBase); a bad
+		// one is reported now, not with every relative line after the
+		// whole input was read.
+		b, err := cfg.encoding.NewBase(cfg.base, p)
+		if err != nil {
 			return nil, exitUsage, fmt.Errorf("-base: %s", errorText(err))
 		}
+		cfg.page = b
 	}
 	return cfg, exitOK, nil
 }
@@ -476,27 +482,6 @@ func loadRules(path string) (canon.Rules, error) {
 		return r, errors.New("more after the JSON object")
 	}
 	return r, nil
-}
-
-// checkBase returns why base cannot serve as a base URL under p, or nil.
-// Without this check a bad base would fail every relative line, each
-// with the same error, after reading the whole input.
-//
-// It checks what NormalizeRef needs of a base, not the base's key: a base
-// whose normal form fails (say "%zz" in its query, under RFC 3986) still
-// resolves most references, which replace that part. So the base is
-// normalized with no steps, which checks its syntax and requires a
-// scheme (NormalizeRef does too, even under POWDER, which adds one to an
-// input), or, for a profile that parses as browsers do, with ParseWHATWG
-// alone, which is how NormalizeRef reads the base then.
-func checkBase(base string, p canon.Profile) error {
-	var bp canon.Profile // no steps
-	if p.Has(canon.ParseWHATWG) || p.Has(canon.ParseSafeBrowsing) {
-		// (SafeBrowsing resolves a reference as the WHATWG profile does.)
-		bp, _ = canon.NewProfile(canon.ParseWHATWG)
-	}
-	_, err := canon.Normalize(base, bp)
-	return err
 }
 
 // stepAliases are short names the -steps flag accepts besides the Step names.

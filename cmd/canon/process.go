@@ -537,7 +537,7 @@ func normalizeBatch(cfg *config, b *batch) {
 				key = unsafe.String(unsafe.SliceData(buf), len(buf))
 			}
 		case cfg.base != "":
-			key, err = cfg.encoding.NormalizeRef(cfg.base, in, cfg.profile)
+			key, err = cfg.page.Normalize(in)
 		default:
 			if buf, err = cfg.encoding.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
 				// Most lines are their own keys: those need no copy (-u
@@ -1051,7 +1051,7 @@ func runEqual(cfg *config, stdout, stderr io.Writer) int {
 			// Each is resolved by the profile's own rule (RFC 1808 for
 			// WebCapture, the WHATWG URL Standard for whatwg), as -base
 			// does for a list.
-			keys[i], err = cfg.encoding.NormalizeRef(cfg.base, u, cfg.profile)
+			keys[i], err = cfg.page.Normalize(u)
 		default:
 			keys[i], err = cfg.encoding.Normalize(u, cfg.profile)
 		}

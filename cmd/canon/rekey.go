@@ -55,7 +55,7 @@ func rekeyBatch(cfg *config, b *batch) {
 		default:
 			var err error
 			if cfg.base != "" {
-				key, err = cfg.encoding.NormalizeRef(cfg.base, in, cfg.profile)
+				key, err = cfg.page.Normalize(in)
 			} else if buf, err = cfg.encoding.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
 				key = unsafe.String(unsafe.SliceData(buf), len(buf))
 			}
