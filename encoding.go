@@ -43,13 +43,24 @@ type Encoding struct {
 
 // LookupEncoding returns the encoding a label names, as the Encoding
 // Standard's "get an encoding" resolves it (ASCII case and surrounding
-// whitespace ignored): "sjis", "x-sjis" and "Shift_JIS" are Shift_JIS;
+// ASCII whitespace ignored): "sjis", "x-sjis" and "Shift_JIS" are Shift_JIS;
 // "latin1", "iso-8859-1" and "ascii" are windows-1252; "gbk" is GBK. As
 // the standard's "get an output encoding" says for URLs, "replacement"
 // (and the labels that name it, such as "iso-2022-kr") and UTF-16BE/LE
 // are UTF-8. An unknown label is an error wrapping [ErrEncoding].
 func LookupEncoding(label string) (Encoding, error) {
-	e, err := htmlindex.Get(label)
+	// "get an encoding": ASCII whitespace (TAB, LF, FF, CR, space)
+	// removed, the rest matched ASCII case-insensitively. htmlindex trims
+	// and lowercases by Unicode (a vertical tab, U+0085 and U+00A0 are
+	// space to it, the Kelvin sign a "k"); every label is printable
+	// ASCII, so anything else is no label.
+	l := strings.Trim(label, "\t\n\f\r ")
+	for i := 0; i < len(l); i++ {
+		if l[i] <= ' ' || l[i] > '~' {
+			return Encoding{}, labelError{label}
+		}
+	}
+	e, err := htmlindex.Get(l)
 	if err != nil {
 		return Encoding{}, labelError{label}
 	}

@@ -119,3 +119,20 @@ func FuzzEncoding(f *testing.F) {
 		}
 	})
 }
+
+// TestLookupEncodingStrict holds LookupEncoding to "get an encoding":
+// only ASCII whitespace is removed and only ASCII letters fold, where
+// golang.org/x/text's htmlindex trims and lowercases by Unicode (the
+// four refused labels were KOI8-R to it, and are not to Chromium).
+func TestLookupEncodingStrict(t *testing.T) {
+	for _, l := range []string{"\u212aoi8-r", "\u00a0koi8-r", "koi8-r\u0085", "\vkoi8-r", "koi8-r\x00", "koi8\u2010r"} {
+		if enc, err := LookupEncoding(l); !errors.Is(err, ErrEncoding) {
+			t.Errorf("LookupEncoding(%q) = %s, %v, want an error wrapping ErrEncoding", l, enc, err)
+		}
+	}
+	for _, l := range []string{" \t\n\f\rKOI8-R \t\n\f\r", "Koi8-R", "koi8-r"} {
+		if enc, err := LookupEncoding(l); err != nil || enc.Name() != "KOI8-R" {
+			t.Errorf("LookupEncoding(%q) = %s, %v, want KOI8-R", l, enc, err)
+		}
+	}
+}

@@ -16,7 +16,9 @@ import "flag"
 //   - TestRedactionClass: a tab or newline before every byte of every
 //     userinfo, instead of the plain userinfo's inputs only;
 //   - TestEncodingEveryCodePoint: every scalar value in every page
-//     encoding, instead of a sample.
+//     encoding, instead of a sample;
+//   - TestEncodingBrowserDifferential: only with -long (it needs
+//     Chromium).
 //
 // go test ./... -long needs every package of the module to define the
 // flag (an undefined flag fails the package): cmd/canon's tests define
