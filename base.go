@@ -58,8 +58,8 @@ func (b *Base) Normalize(href string) (string, error) {
 	const op = "NormalizeRef"
 	switch {
 	case b.pl.whatwg:
-		u, err := refWHATWG(op, &b.bu, href, b.pl, b.pe, nil)
-		if err != nil {
+		var u url
+		if err := refWHATWG(&u, op, &b.bu, href, b.pl, b.pe, nil); err != nil {
 			return "", err
 		}
 		return u.result(), nil
@@ -86,8 +86,8 @@ func (b *Base) AppendNormalized(dst []byte, href string) ([]byte, error) {
 		}
 		return append(dst, key...), nil
 	}
-	u, err := refWHATWG("NormalizeRef", &b.bu, href, b.pl, b.pe, dst)
-	if err != nil {
+	var u url
+	if err := refWHATWG(&u, "NormalizeRef", &b.bu, href, b.pl, b.pe, dst); err != nil {
 		return dst, err
 	}
 	s, k, clean := u.w.output()

@@ -408,8 +408,8 @@ func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, e
 	if err != nil {
 		return "", err
 	}
-	u, err := refWHATWG(op, &bu, ref, pl, pe, nil)
-	if err != nil {
+	var u url
+	if err := refWHATWG(&u, op, &bu, ref, pl, pe, nil); err != nil {
 		return "", err
 	}
 	return u.result(), nil
@@ -437,62 +437,102 @@ func whatwgBase(op, base string, pl *plan, pe *pageEncoding) (url, *plan, error)
 	return bu, pl, nil
 }
 
-// keyRef writes the key of s by pl, read from a page in pe, into a value
-// whose writer appends to dst (see keyValue), as NormalizeRef makes the
+// keyRef writes into *u the key of s by pl, read from a page in pe, with
+// dst as the writer's buffer (see keyValue), as NormalizeRef makes the
 // key of a reference that is absolute; op and arg are for its errors.
-func keyRef(op, arg, s string, pl *plan, pe *pageEncoding, dst []byte) (url, error) {
-	u := keyValue(s, dst)
+func keyRef(u *url, op, arg, s string, pl *plan, pe *pageEncoding, dst []byte) error {
+	*u = keyValue(s, dst)
 	u.enc = pe
-	if shift, f := keyInto(&u, pl); f != nil {
-		return url{}, withArg(toError(op, s, shift, f), arg)
+	if shift, f := keyInto(u, pl); f != nil {
+		return withArg(toError(op, s, shift, f), arg)
 	}
-	return u, nil
+	return nil
 }
 
-// refWHATWG returns the value of the key of ref against the base bu (see
-// whatwgBase) under pl, read from a page in pe, written after dst (nil:
-// a buffer of its own) where the key is not a string that exists already.
-func refWHATWG(op string, bu *url, ref string, pl *plan, pe *pageEncoding, dst []byte) (url, error) {
-	// A reference that starts with a scheme and "//" is read as an
-	// absolute URL, whatever the base ("special authority slashes state",
-	// "authority state"): when the quick scan keys it whole, that is its
-	// key.
-	u := keyValue(ref, dst)
+// plainRef reports whether ref is a reference that trim, the UTF-8 check
+// and the removal of tabs and newlines leave as it is: printable ASCII at
+// both ends, and no byte above 0x7F, tab, LF or CR in it (most links);
+// and whether it may have a scheme: a ":" before any "/", "?" and "#"
+// (whatwgSchemeLength says whether it has).
+func plainRef(ref string) (plain, colon bool) {
+	if len(ref) == 0 || len(ref) > MaxLength || ref[0] <= ' ' || ref[len(ref)-1] <= ' ' {
+		return false, false
+	}
+	scheme := true // no "/", "?" or "#" yet
+	for i := 0; i < len(ref); i++ {
+		switch c := ref[i]; {
+		case c > ':': // (the common case: letters, and all but the bytes below)
+			if c >= utf8.RuneSelf {
+				return false, false
+			}
+		case c == ':':
+			colon = colon || scheme
+		case c == '/' || c == '?' || c == '#':
+			scheme = false
+		case c == '\t' || c == '\n' || c == '\r':
+			return false, false
+		}
+	}
+	return true, colon
+}
+
+// refWHATWG writes into *u the key of ref against the base bu (see
+// whatwgBase) under pl, read from a page in pe, with dst as the buffer
+// (nil: a buffer of its own) where the key is not a string that exists
+// already.
+func refWHATWG(u *url, op string, bu *url, ref string, pl *plan, pe *pageEncoding, dst []byte) error {
+	// A plain reference (plainRef) needs no trimming nor rewriting, and
+	// one without a scheme no quick scan (which reads "scheme://").
+	plain, colon := plainRef(ref)
+	n := -1 // the length of the reference's scheme, when plain
+	if colon {
+		n = whatwgSchemeLength(ref)
+	}
+	*u = keyValue(ref, dst)
 	u.enc = pe
-	var h handover
-	if len(ref) <= MaxLength && u.scan(ref, pl, &h) == scanDone {
-		u.check()
-		if pl.blob != nil && u.isBlob() {
-			return keyRef(op, "ref", ref, pl.blob, pe, dst) // (see plan.blob)
+	if !plain || n >= 0 {
+		// A reference that starts with a scheme and "//" is read as an
+		// absolute URL, whatever the base ("special authority slashes
+		// state", "authority state"): when the quick scan keys it whole,
+		// that is its key.
+		var h handover
+		if len(ref) <= MaxLength && u.scan(ref, pl, &h) == scanDone {
+			u.check()
+			if pl.blob != nil && u.isBlob() {
+				return keyRef(u, op, "ref", ref, pl.blob, pe, dst) // (see plan.blob)
+			}
+			if f := finishKey(u, ref, pl); f != nil {
+				return withArg(toError(op, ref, 0, f), "ref")
+			}
+			return nil
 		}
-		if f := finishKey(&u, ref, pl); f != nil {
-			return url{}, withArg(toError(op, ref, 0, f), "ref")
+	}
+	r, shift := ref, 0
+	if !plain {
+		in, sh, f := trim(ref)
+		if f == nil {
+			if k := invalidUTF8At(in); k >= 0 {
+				f = fail(ComponentURL, k, ErrInvalidChar, "invalid UTF-8")
+			}
 		}
-		return u, nil
-	}
-	in, shift, f := trim(ref)
-	if f == nil {
-		if k := invalidUTF8At(in); k >= 0 {
-			f = fail(ComponentURL, k, ErrInvalidChar, "invalid UTF-8")
+		if f != nil {
+			return withArg(toError(op, ref, sh, f), "ref")
 		}
-	}
-	if f != nil {
-		return url{}, withArg(toError(op, ref, shift, f), "ref")
-	}
-	r := preprocessWHATWG(in)
-	if r != in {
-		shift = -1 // offsets into the rewritten reference are unknown
+		r, shift = preprocessWHATWG(in), sh
+		if r != in {
+			shift = -1 // offsets into the rewritten reference are unknown
+		}
+		n = whatwgSchemeLength(r)
 	}
 	bkey := bu.str()
 	rest := r
-	if n := whatwgSchemeLength(r); n >= 0 {
+	if n >= 0 {
 		if !bu.kind.special() || !strings.EqualFold(r[:n], bkey[:bu.schemeEnd]) {
 			// An absolute URL: the base plays no part.
-			u, err := keyRef(op, "ref", ref, pl.absRef, pe, dst)
-			if err != nil {
-				return url{}, err
+			if err := keyRef(u, op, "ref", ref, pl.absRef, pe, dst); err != nil {
+				return err
 			}
-			return u, readsBack(op, u.str(), pl)
+			return readsBack(op, u.str(), pl)
 		}
 		rest = r[n+1:] // "http:foo" against an http base is relative
 	}
@@ -503,7 +543,7 @@ func refWHATWG(op string, bu *url, ref string, pl *plan, pe *pageEncoding, dst [
 		if shift < 0 {
 			f.off = -1
 		}
-		return url{}, withArg(toError(op, ref, max(shift, 0), f), "ref")
+		return withArg(toError(op, ref, max(shift, 0), f), "ref")
 	}
 	if bu.special() && len(rest) > 1 && isSlash(rest[0]) && isSlash(rest[1]) || !bu.special() && strings.HasPrefix(rest, "//") {
 		// A network-path reference: the base's scheme and the reference.
@@ -511,22 +551,25 @@ func refWHATWG(op string, bu *url, ref string, pl *plan, pe *pageEncoding, dst [
 		// an http base), that is the reference, read alone (its scheme
 		// differs in case at most, which the key does not keep).
 		if len(rest) < len(r) {
-			if u, err := keyRef(op, "resolved", r, pl, pe, dst); err == nil {
-				return u, nil
+			if err := keyRef(u, op, "resolved", r, pl, pe, dst); err == nil {
+				return nil
 			}
 		}
-		return keyRef(op, "resolved", bkey[:bu.schemeEnd+1]+rest, pl, pe, dst)
+		return keyRef(u, op, "resolved", bkey[:bu.schemeEnd+1]+rest, pl, pe, dst)
 	}
-	if f := resolveWHATWGInto(&u, bu, rest, pl, dst); f != nil {
+	if f := resolveWHATWGInto(u, bu, rest, pl, dst); f != nil {
 		if shift < 0 {
 			f.off = -1
 		}
-		return url{}, withArg(toError(op, ref, max(shift, 0), f), "ref")
+		return withArg(toError(op, ref, max(shift, 0), f), "ref")
 	}
-	if f := finishKey(&u, "", pl); f != nil {
-		return url{}, withArg(toError(op, u.result(), 0, f), "resolved")
+	if f := finishKey(u, "", pl); f != nil {
+		return withArg(toError(op, u.result(), 0, f), "resolved")
 	}
-	return u, readsBack(op, u.str(), pl)
+	if !pl.defaultScheme {
+		return nil // (readsBack: nothing to read)
+	}
+	return readsBack(op, u.str(), pl)
 }
 
 // readsBack returns an error when key, the target of NormalizeRef under
@@ -609,20 +652,22 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan, dst []byte) *fail
 	// reference is written after it: its path going on from the base's
 	// segments, or, when it has none, its query or fragment after the
 	// base's.
-	*u = *bu
-	u.w = writer{src: rest, dirty: true, slack: 32, buf: dst, base: len(dst)}
+	// (The engine holds the value, which it takes from the base: one
+	// copy of it.)
+	e := engine{u: *bu, s: rest, pl: pl, kind: bu.kind,
+		pr: parts{s: rest, schemeEnd: -1, hasAuth: bu.hasAuth, kind: bu.kind, special: bu.special()}}
+	w := &e.u.w
+	*w = writer{src: rest, dirty: true, slack: 32, buf: dst, base: len(dst)}
 	if dst == nil {
-		u.w.buf = make([]byte, 0, prefixEnd+len(rest)+32)
+		w.buf = make([]byte, 0, prefixEnd+len(rest)+32)
 	}
-	u.w.buf = append(u.w.buf, bkey[:bu.pathStart]...)
-	u.w.buf = append(u.w.buf, bkey[bu.pathStart+skip:prefixEnd]...)
-	e := engine{u: *u, s: rest, pl: pl, kind: bu.kind}
-	e.pr = parts{s: rest, schemeEnd: -1, hasAuth: bu.hasAuth, kind: bu.kind, special: bu.special()}
+	w.buf = append(w.buf, bkey[:bu.pathStart]...)
+	w.buf = append(w.buf, bkey[bu.pathStart+skip:prefixEnd]...)
 	e.pr.readTail(0, syntaxWHATWG, false) // (a leading separator is the path state's to skip)
 	rewritten := false
-	if u.enc != nil && e.pr.hasQuery && queryInPageEncoding(bu.kind) {
+	if e.u.enc != nil && e.pr.hasQuery && queryInPageEncoding(bu.kind) {
 		// The query in the page's encoding (see engine.normalize).
-		if q, ok := encodeQueryText(rest, e.pr.queryStart, e.pr.queryEnd, u.enc); ok {
+		if q, ok := encodeQueryText(rest, e.pr.queryStart, e.pr.queryEnd, e.u.enc); ok {
 			e.s, e.u.w.src, rewritten = q, q, true
 			e.pr = parts{s: q, schemeEnd: -1, hasAuth: bu.hasAuth, kind: bu.kind, special: bu.special()}
 			e.pr.readTail(0, syntaxWHATWG, false)
@@ -699,8 +744,8 @@ func normalizeRefSafeBrowsing(base, ref string) (string, error) {
 // refSafeBrowsing is normalizeRefSafeBrowsing against the base bu, a
 // value of whatwgBase under whatwgResolvePlan.
 func refSafeBrowsing(op string, bu *url, ref string) (string, error) {
-	u, err := refWHATWG(op, bu, ref, whatwgResolvePlan, nil, nil)
-	if err != nil {
+	var u url
+	if err := refWHATWG(&u, op, bu, ref, whatwgResolvePlan, nil, nil); err != nil {
 		return "", err
 	}
 	return keyString(op, "resolved", u.result(), safeBrowsingPlan, nil)

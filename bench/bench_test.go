@@ -47,6 +47,9 @@ const base = "https://example.com/dir/page.html?x=1"
 
 var baseURL, _ = url.Parse(base)
 
+// pageBase is base prepared once, as baseURL is for net/url.
+var pageBase, _ = canon.NewBase(base, canon.WHATWG)
+
 // A contender maps a URL to its key; ok is false when it rejects the URL.
 type contender struct {
 	name string
@@ -106,6 +109,15 @@ var contenders = []contender{
 	{"canon-WHATWG-ref", func(u string) (string, bool) {
 		k, err := canon.NormalizeRef(base, u, canon.WHATWG)
 		return k, err == nil
+	}},
+	{"canon-WHATWG-base", func(u string) (string, bool) {
+		k, err := pageBase.Normalize(u)
+		return k, err == nil
+	}},
+	{"canon-WHATWG-base-append", func(u string) (string, bool) {
+		var err error
+		buf, err = pageBase.AppendNormalized(buf[:0], u)
+		return "", err == nil
 	}},
 	{"neturl-Parse-String", func(u string) (string, bool) {
 		p, err := url.Parse(u)
@@ -193,7 +205,8 @@ func TestMessyRecovery(t *testing.T) {
 		},
 	}
 	for _, c := range contenders {
-		if c.name == "copy" || c.name == "lowercase-loop" || c.name == "canon-Resolve" || c.name == "neturl-ResolveReference" || c.name == "canon-WHATWG-ref" {
+		if c.name == "copy" || c.name == "lowercase-loop" || c.name == "canon-Resolve" || c.name == "neturl-ResolveReference" || c.name == "canon-WHATWG-ref" ||
+			c.name == "canon-WHATWG-base" || c.name == "canon-WHATWG-base-append" {
 			continue
 		}
 		recovered, eligible, missed, cleanFail := 0, 0, 0, 0
