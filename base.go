@@ -34,9 +34,12 @@ func (enc Encoding) NewBase(pageURL string, p Profile) (*Base, error) {
 	var err error
 	switch {
 	case pl.whatwg:
-		b.bu, b.pl, err = whatwgBase(op, pageURL, pl, enc.pe)
+		b.bu = keyValue(pageURL, nil)
+		b.bu.enc = enc.pe
+		b.pl, err = whatwgBase(&b.bu, op, pl)
 	case pl.safeBrowsing:
-		b.bu, _, err = whatwgBase(op, pageURL, whatwgResolvePlan, nil)
+		b.bu = keyValue(pageURL, nil)
+		_, err = whatwgBase(&b.bu, op, whatwgResolvePlan)
 	default:
 		b.b, err = rfcBase(op, pageURL)
 	}
@@ -58,8 +61,9 @@ func (b *Base) Normalize(href string) (string, error) {
 	const op = "NormalizeRef"
 	switch {
 	case b.pl.whatwg:
-		var u url
-		if err := refWHATWG(&u, op, &b.bu, href, b.pl, b.pe, nil); err != nil {
+		u := keyValue(href, nil)
+		u.enc = b.pe
+		if err := refWHATWG(&u, op, &b.bu, b.pl, nil, false); err != nil {
 			return "", err
 		}
 		return u.result(), nil
@@ -86,8 +90,9 @@ func (b *Base) AppendNormalized(dst []byte, href string) ([]byte, error) {
 		}
 		return append(dst, key...), nil
 	}
-	var u url
-	if err := refWHATWG(&u, "NormalizeRef", &b.bu, href, b.pl, b.pe, dst); err != nil {
+	u := keyValue(href, dst)
+	u.enc = b.pe
+	if err := refWHATWG(&u, "NormalizeRef", &b.bu, b.pl, dst, false); err != nil {
 		return dst, err
 	}
 	s, k, clean := u.w.output()

@@ -404,37 +404,62 @@ func splitParams(path string) (p, params string, hasParams bool) {
 // an absolute URL takes), once.
 func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, error) {
 	const op = "NormalizeRef"
-	bu, pl, err := whatwgBase(op, base, pl, pe)
+	// (The values are made in this frame: see keyValue.)
+	bu := keyValue(base, nil)
+	bu.enc = pe
+	pl, err := whatwgBase(&bu, op, pl)
 	if err != nil {
 		return "", err
 	}
-	var u url
-	if err := refWHATWG(&u, op, &bu, ref, pl, pe, nil); err != nil {
+	u := keyValue(ref, nil)
+	u.enc = pe
+	var h handover
+	if len(ref) <= MaxLength && u.scan(ref, pl, &h) == scanDone {
+		// (refWHATWG's first case, here: most links are absolute, and
+		// a call less is a few per cent of their time.)
+		if pl.blob == nil || !u.isBlob() {
+			u.check()
+			if f := finishKey(&u, ref, pl); f != nil {
+				return "", withArg(toError(op, ref, 0, f), "ref")
+			}
+			return u.result(), nil
+		}
+		u = keyValue(ref, nil) // (the blob plan's, in refWHATWG)
+		u.enc = pe
+		if err := refWHATWG(&u, op, &bu, pl, nil, false); err != nil {
+			return "", err
+		}
+		return u.result(), nil
+	}
+	if err := refWHATWG(&u, op, &bu, pl, nil, true); err != nil {
 		return "", err
 	}
 	return u.result(), nil
 }
 
-// whatwgBase returns the value of base that references are resolved
-// against under the WHATWG plan pl (keyed by pl.refBase), and the plan
-// that keys the targets: pl.blob for a blob: base (the target is a
-// blob: URL unless the reference has a scheme of its own, and a plan
-// without the steps that would merge blob: URLs keys both alike; see
-// plan.blob). The value's writer is frozen over the base's key, a string
-// nothing writes to again: resolutions copy what they take of it, so the
-// value serves any number of them, at once too (Base).
-func whatwgBase(op, base string, pl *plan, pe *pageEncoding) (url, *plan, error) {
-	bu := keyValue(base, nil)
-	bu.enc = pe
-	if shift, f := keyInto(&bu, pl.refBase); f != nil {
-		return url{}, nil, withArg(toError(op, base, shift, f), "base")
+// whatwgBase makes bu, a value keyValue made of the base (with its page
+// encoding), the value references are resolved against under the WHATWG
+// plan pl (keyed by pl.refBase), and returns the plan that keys the
+// targets: pl.blob for a blob: base (the target is a blob: URL unless
+// the reference has a scheme of its own, and a plan without the steps
+// that would merge blob: URLs keys both alike; see plan.blob). The
+// value's writer is frozen over the base's key, a string nothing writes
+// to again: resolutions copy what they take of it, so the value serves
+// any number of them, at once too (Base).
+func whatwgBase(bu *url, op string, pl *plan) (*plan, error) {
+	base := bu.w.src
+	if shift, f := keyInto(bu, pl.refBase); f != nil {
+		return nil, withArg(toError(op, base, shift, f), "base")
 	}
 	if pl.blob != nil && bu.isBlob() {
-		return whatwgBase(op, base, pl.blob, pe)
+		pe := bu.enc
+		*bu = keyValue(base, nil)
+		bu.enc = pe
+		return whatwgBase(bu, op, pl.blob)
 	}
 	key := bu.result()
 	bu.w = writer{src: key, to: len(key)}
-	return bu, pl, nil
+	return pl, nil
 }
 
 // keyRef writes into *u the key of s by pl, read from a page in pe, with
@@ -451,64 +476,56 @@ func keyRef(u *url, op, arg, s string, pl *plan, pe *pageEncoding, dst []byte) e
 
 // plainRef reports whether ref is a reference that trim, the UTF-8 check
 // and the removal of tabs and newlines leave as it is: printable ASCII at
-// both ends, and no byte above 0x7F, tab, LF or CR in it (most links);
-// and whether it may have a scheme: a ":" before any "/", "?" and "#"
-// (whatwgSchemeLength says whether it has).
-func plainRef(ref string) (plain, colon bool) {
+// both ends, and no byte above 0x7F, tab, LF or CR in it (most links).
+func plainRef(ref string) bool {
 	if len(ref) == 0 || len(ref) > MaxLength || ref[0] <= ' ' || ref[len(ref)-1] <= ' ' {
-		return false, false
+		return false
 	}
-	scheme := true // no "/", "?" or "#" yet
 	for i := 0; i < len(ref); i++ {
-		switch c := ref[i]; {
-		case c > ':': // (the common case: letters, and all but the bytes below)
-			if c >= utf8.RuneSelf {
-				return false, false
-			}
-		case c == ':':
-			colon = colon || scheme
-		case c == '/' || c == '?' || c == '#':
-			scheme = false
-		case c == '\t' || c == '\n' || c == '\r':
-			return false, false
+		if notPlain[ref[i]] {
+			return false
 		}
 	}
-	return true, colon
+	return true
 }
 
-// refWHATWG writes into *u the key of ref against the base bu (see
-// whatwgBase) under pl, read from a page in pe, with dst as the buffer
-// (nil: a buffer of its own) where the key is not a string that exists
-// already.
-func refWHATWG(u *url, op string, bu *url, ref string, pl *plan, pe *pageEncoding, dst []byte) error {
-	// A plain reference (plainRef) needs no trimming nor rewriting, and
-	// one without a scheme no quick scan (which reads "scheme://").
-	plain, colon := plainRef(ref)
-	n := -1 // the length of the reference's scheme, when plain
-	if colon {
-		n = whatwgSchemeLength(ref)
+// notPlain holds the bytes a plain reference has not (see plainRef).
+var notPlain = func() (t [256]bool) {
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = true
 	}
-	*u = keyValue(ref, dst)
-	u.enc = pe
-	if !plain || n >= 0 {
-		// A reference that starts with a scheme and "//" is read as an
-		// absolute URL, whatever the base ("special authority slashes
-		// state", "authority state"): when the quick scan keys it whole,
-		// that is its key.
-		var h handover
-		if len(ref) <= MaxLength && u.scan(ref, pl, &h) == scanDone {
-			u.check()
-			if pl.blob != nil && u.isBlob() {
-				return keyRef(u, op, "ref", ref, pl.blob, pe, dst) // (see plan.blob)
-			}
-			if f := finishKey(u, ref, pl); f != nil {
-				return withArg(toError(op, ref, 0, f), "ref")
-			}
-			return nil
+	t['\t'], t['\n'], t['\r'] = true, true, true
+	return t
+}()
+
+// refWHATWG writes into u, a value keyValue made of the reference (with
+// its page encoding, and dst as its buffer: nil for a buffer of its
+// own), the key of the reference against the base bu (see whatwgBase)
+// under pl; where the key is not a string that exists already, it is
+// written after dst. scanned says that the caller ran the quick scan on
+// u and it did not finish (u is then only the reference's source).
+func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) error {
+	ref, pe := u.w.src, u.enc
+	// A reference that starts with a scheme and "//" is read as an
+	// absolute URL, whatever the base ("special authority slashes state",
+	// "authority state"): when the quick scan keys it whole, that is its
+	// key.
+	var h handover
+	if !scanned && len(ref) <= MaxLength && u.scan(ref, pl, &h) == scanDone {
+		u.check()
+		if pl.blob != nil && u.isBlob() {
+			return keyRef(u, op, "ref", ref, pl.blob, pe, dst) // (see plan.blob)
 		}
+		if f := finishKey(u, ref, pl); f != nil {
+			return withArg(toError(op, ref, 0, f), "ref")
+		}
+		return nil
 	}
-	r, shift := ref, 0
-	if !plain {
+	// A plain reference (plainRef) needs no trimming nor rewriting.
+	r, shift, n := ref, 0, -1
+	if plainRef(ref) {
+		n = whatwgSchemeLength(ref)
+	} else {
 		in, sh, f := trim(ref)
 		if f == nil {
 			if k := invalidUTF8At(in); k >= 0 {
@@ -744,8 +761,8 @@ func normalizeRefSafeBrowsing(base, ref string) (string, error) {
 // refSafeBrowsing is normalizeRefSafeBrowsing against the base bu, a
 // value of whatwgBase under whatwgResolvePlan.
 func refSafeBrowsing(op string, bu *url, ref string) (string, error) {
-	var u url
-	if err := refWHATWG(&u, op, bu, ref, whatwgResolvePlan, nil, nil); err != nil {
+	u := keyValue(ref, nil)
+	if err := refWHATWG(&u, op, bu, whatwgResolvePlan, nil, false); err != nil {
 		return "", err
 	}
 	return keyString(op, "resolved", u.result(), safeBrowsingPlan, nil)
