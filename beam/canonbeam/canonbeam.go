@@ -214,12 +214,33 @@ type normalizer struct {
 	// against the page that comes with it.
 	ref, kv bool
 	base    string
+	// page is the base (ref) or the last page (kv) read into prepared,
+	// once for all the inputs that come with it (canon.NewBase): a
+	// DoFn instance handles one bundle at a time, and a page's links
+	// mostly come together.
+	page     string
+	prepared *canon.Base
 }
 
 func (n *normalizer) setup(spec profileSpec, ref, kv bool, base string) error {
 	p, err := spec.profile()
 	*n = normalizer{p: p, ref: ref, kv: kv, base: base}
 	return err
+}
+
+// normalizeRef is canon.NormalizeRef(page, in, n.p), with page read once
+// while it stays the same. A page that NewBase refuses is left to
+// NormalizeRef, whose error the failures have always quoted.
+func (n *normalizer) normalizeRef(page, in string) (string, error) {
+	if n.prepared == nil || n.page != page {
+		b, err := canon.NewBase(page, n.p)
+		if err != nil {
+			n.prepared = nil
+			return canon.NormalizeRef(page, in, n.p)
+		}
+		n.page, n.prepared = page, b
+	}
+	return n.prepared.Normalize(in)
 }
 
 // process handles one input, found on page for the KV transforms: it
@@ -236,9 +257,9 @@ func (n *normalizer) process(ctx context.Context, page, in string, fail func(Fai
 	var err error
 	switch {
 	case n.kv:
-		k, err = canon.NormalizeRef(page, in, n.p)
+		k, err = n.normalizeRef(page, in)
 	case n.ref:
-		k, err = canon.NormalizeRef(n.base, in, n.p)
+		k, err = n.normalizeRef(n.base, in)
 	default:
 		k, err = canon.Normalize(in, n.p)
 	}
