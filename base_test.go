@@ -59,6 +59,29 @@ func sameRef(t *testing.T, enc Encoding, base, ref string, p Profile) {
 	}
 }
 
+// sameAsHref checks that the key of ref against base under p, a profile
+// with ParseWHATWG, is the key p gives the href WHATWG makes of them:
+// resolution first, then the profile's steps, whichever way the target
+// was written (the quick scan, the engine, resolveLean).
+func sameAsHref(t *testing.T, enc Encoding, base, ref string, p Profile) {
+	t.Helper()
+	h, err := enc.NormalizeRef(base, ref, WHATWG)
+	if err != nil {
+		return
+	}
+	if r, _ := Parse(h); p.Has(DefaultScheme) && !r.HasAuthority {
+		// NormalizeRef refuses a target without an authority that
+		// DefaultScheme would read as host and port ("a:0"), which
+		// Normalize reads so (readsBack).
+		return
+	}
+	got, err1 := enc.NormalizeRef(base, ref, p)
+	want, err2 := enc.Normalize(h, p)
+	if got != want || (err1 == nil) != (err2 == nil) {
+		t.Fatalf("%s.NormalizeRef(%q, %q, %s) = %q, %v; the WHATWG href %q normalized = %q, %v", enc, base, ref, name(p), got, err1, h, want, err2)
+	}
+}
+
 func errText(err error) string {
 	if err == nil {
 		return ""
@@ -110,7 +133,8 @@ func TestBase(t *testing.T) {
 // module's corpus (real and messy URLs, and its relative hrefs),
 // against two bases, in WHATWG and Crawler: links a crawler meets, where
 // the quick scan takes most and hands some over part-way (a NormalizeRef
-// that scanned such a reference twice panicked on messy.txt).
+// that scanned such a reference twice panicked on messy.txt); and the
+// key profiles' NormalizeRef to their Normalize of WHATWG's href.
 func TestBaseCorpus(t *testing.T) {
 	n := 0
 	for _, f := range []string{"real.txt", "messy.txt", "hrefs.txt"} {
@@ -123,6 +147,9 @@ func TestBaseCorpus(t *testing.T) {
 				for _, p := range []Profile{WHATWG, Crawler} {
 					sameRef(t, Encoding{}, base, ref, p)
 					n++
+				}
+				for _, p := range []Profile{Crawler, Archive, Aggressive} {
+					sameAsHref(t, Encoding{}, base, ref, p)
 				}
 			}
 		}
@@ -168,7 +195,9 @@ func TestBaseConcurrent(t *testing.T) {
 
 // FuzzBase holds NewBase and Base.Normalize, Base.AppendNormalized to
 // NormalizeRef, key and error alike, in every predefined profile and, for
-// those that read one, a page encoding.
+// those that read one, a page encoding; and NormalizeRef under Crawler,
+// Archive and Aggressive to their Normalize of WHATWG's href (the
+// resolution, then the steps).
 func FuzzBase(f *testing.F) {
 	for i, s := range seedInputs(f) {
 		if i%11 == 0 {
@@ -184,6 +213,9 @@ func FuzzBase(f *testing.F) {
 			enc = encs[int(ei)%len(encs)]
 		}
 		sameRef(t, enc, base, ref, np.p)
+		if np.p.Has(ParseWHATWG) && np.p != WHATWG {
+			sameAsHref(t, enc, base, ref, np.p)
+		}
 	})
 }
 

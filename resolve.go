@@ -665,6 +665,33 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan, dst []byte) *fail
 		return nil
 	}
 
+	if bu.hasAuth && bu.special() && !file {
+		// A path reference's leading "../" and "./" (the most common
+		// dot segments of links): each ".." shortens the base's path.
+		lean, leanEnd := rest, prefixEnd
+		if !pathFromBase && rest[0] == '.' {
+			for {
+				if strings.HasPrefix(lean, "./") {
+					lean = lean[2:]
+				} else if strings.HasPrefix(lean, "../") {
+					lean = lean[3:]
+					leanEnd = bu.pathStart + max(strings.LastIndexByte(bkey[bu.pathStart:leanEnd], '/'), 0)
+				} else {
+					break
+				}
+			}
+			if lean == "" || lean[0] == '/' || lean[0] == '?' || lean[0] == '#' {
+				lean = "" // (what follows is the engine's)
+			}
+		}
+		if lean != "" {
+			if pathEnd, queryEnd, ok := leanRef(lean); ok {
+				resolveLean(u, bu, lean, leanEnd, pathFromBase, pathEnd, queryEnd, pl, dst)
+				return nil
+			}
+		}
+	}
+
 	// The value starts as the prefix of the base's key, copied, and the
 	// reference is written after it: its path going on from the base's
 	// segments, or, when it has none, its query or fragment after the
@@ -712,6 +739,109 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan, dst []byte) *fail
 		f.off = -1 // (an offset into the rewritten reference)
 	}
 	return f
+}
+
+// leanRef splits rest, a relative reference (not empty, not a
+// network-path one), at its query (pathEnd: the first "?") and fragment
+// (queryEnd: the first "#"), and reports whether the writers would copy
+// it as it is: printable ASCII that no percent-encode set of its
+// component holds, no "%" (the plan's triplet rules), no "\" (a slash),
+// no second "?" or "#", and no "." or ".." segment in its path. Most
+// links of a page are such references; resolveLean writes them.
+func leanRef(rest string) (pathEnd, queryEnd int, ok bool) {
+	pathEnd, queryEnd = -1, -1
+	seg, dots := 0, 0 // the path segment's length, and its dots
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case c == '/':
+			if pathEnd >= 0 {
+				continue // (in the query or the fragment)
+			}
+		case leanByte[c]:
+			if pathEnd < 0 {
+				seg++
+				if c == '.' {
+					dots++
+				}
+			}
+			continue
+		case c == '?' && pathEnd < 0:
+			pathEnd = i
+		case c == '#' && queryEnd < 0:
+			if pathEnd < 0 {
+				pathEnd = i
+			}
+			queryEnd = i
+		default:
+			return 0, 0, false
+		}
+		if seg > 0 && seg <= 2 && dots == seg {
+			return 0, 0, false // a "." or ".." segment
+		}
+		seg, dots = 0, 0
+	}
+	if seg > 0 && seg <= 2 && dots == seg {
+		return 0, 0, false
+	}
+	if pathEnd < 0 {
+		pathEnd = len(rest)
+	}
+	if queryEnd < 0 {
+		queryEnd = len(rest)
+	}
+	return pathEnd, queryEnd, true
+}
+
+// leanByte holds the bytes that the WHATWG writers copy as they are in
+// the path, the query and the fragment of a special URL: printable
+// ASCII but "%", "\" and the bytes of the path, special-query and
+// fragment percent-encode sets ("?" and "#" are leanRef's delimiters).
+var leanByte = func() (t [256]bool) {
+	for c := 0x21; c < 0x7F; c++ {
+		t[c] = encodeSet[c]&(setPath|setSpecialQuery|setFragment) == 0 && c != '%' && c != '\\'
+	}
+	return t
+}()
+
+// resolveLean is resolveWHATWGInto for a reference leanRef takes, against
+// a special base with an authority that is no file URL: the base's key
+// through prefixEnd, then the reference as it is (a path reference after
+// a "/": the base's last segment was cut), its fragment left out where
+// the plan drops it; the offsets are the base's up to where the
+// reference starts. What the engine would write is exactly that:
+// whatwgPath writes each segment, after a "/", as it is, and the query
+// and the fragment are copied.
+func resolveLean(u *url, bu *url, rest string, prefixEnd int, pathFromBase bool, pathEnd, queryEnd int, pl *plan, dst []byte) {
+	*u = *bu
+	buf := dst
+	if buf == nil {
+		buf = make([]byte, 0, prefixEnd+len(rest)+32)
+	}
+	base := len(buf)
+	buf = append(buf, bu.w.src[:prefixEnd]...)
+	if !pathFromBase {
+		if rest[0] != '/' {
+			buf = append(buf, '/')
+		}
+		buf = append(buf, rest[:pathEnd]...)
+		u.pathEnd = len(buf) - base
+		u.hasQuery, u.queryStart, u.queryEnd = false, u.pathEnd, u.pathEnd
+	}
+	if pathEnd < queryEnd { // "?" and the query
+		buf = append(buf, rest[pathEnd:queryEnd]...)
+		u.hasQuery, u.queryStart, u.queryEnd = true, u.pathEnd+1, len(buf)-base
+	} else if rest[0] == '?' { // an empty query
+		u.hasQuery, u.queryStart, u.queryEnd = false, u.pathEnd, u.pathEnd
+	}
+	u.hasFrag, u.fragStart = false, u.queryEnd
+	if queryEnd < len(rest) && !pl.dropFragment {
+		buf = append(buf, rest[queryEnd:]...)
+		u.hasFrag, u.fragStart = true, u.queryEnd+1
+	}
+	u.opaque = false
+	u.w = writer{src: rest, buf: buf, base: base, dirty: true, slack: 32}
+	u.check()
 }
 
 // startsWithDriveLetter is the standard's "starts with a Windows drive
