@@ -154,6 +154,9 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 // "http://a/b/.." is "http://a/b/g" under RFC3986 and "http://a/g" under
 // WHATWG. Its fragment is never the target's (but for RFC 1808's empty
 // reference).
+//
+// NormalizeRef reads base on every call; for the links of one page,
+// [NewBase] reads it once and gives the same keys.
 func NormalizeRef(base, ref string, p Profile) (string, error) {
 	pl := p.plan()
 	if pl.whatwg {
