@@ -70,6 +70,16 @@
 // repository; every step, with an example and the profiles that run it,
 // docs/steps.md.
 //
+// # Links of a page
+//
+// NormalizeRef resolves a link against the page it is on. For the many
+// links of one page, [NewBase] reads the page's URL once and gives the
+// same keys. A page that is not UTF-8 (Shift_JIS, GBK, windows-1251, ...)
+// makes a browser write the query of its links in its encoding: the
+// [Encoding] that [LookupEncoding] returns for the page's label does the
+// same under the profiles with [ParseWHATWG] (Encoding.NormalizeRef,
+// Encoding.NewBase), whose keys are then the URLs the browser requests.
+//
 // # Performance
 //
 // Normalize parses in one pass into offsets, with a byte-class table. For
