@@ -163,9 +163,22 @@ func TestEncodingBrowserDifferential(t *testing.T) {
 	for _, m := range unexpected {
 		t.Error(m)
 	}
+	// The counts, and that each class occurs, are the README's for the
+	// Chromium it names; another version (CI installs Debian's current
+	// one) may have mended a departure, or moved a count: that is
+	// reported, not failed. A difference no class explains fails with any
+	// version.
+	sameChromium := ebReadmeChromium(readme) != "" && strings.Contains(version, ebReadmeChromium(readme))
+	if !sameChromium {
+		t.Logf("%s's counts are from Chromium %s; this is %q: the counts and the classes are not held to it (update the README with this version's counts)", ebReadme, ebReadmeChromium(readme), version)
+	}
 	for _, cl := range ebClasses {
 		if total[cl.name] == 0 {
-			t.Errorf("expected difference %q no longer occurs: remove it from ebClasses and %s", cl.name, ebReadme)
+			if sameChromium {
+				t.Errorf("expected difference %q no longer occurs: remove it from ebClasses and %s", cl.name, ebReadme)
+			} else {
+				t.Logf("expected difference %q does not occur with this Chromium", cl.name)
+			}
 		}
 	}
 	if name := os.Getenv(ebOutEnv); name != "" {
@@ -175,7 +188,7 @@ func TestEncodingBrowserDifferential(t *testing.T) {
 			t.Logf("wrote the %d differences to %s (encoding, classes, base, ref, chromium, canon, the ref's non-ASCII code points)", totalDiffs, name)
 		}
 	}
-	ebReadmeFigures(t, readme, len(pages), nLinks, total)
+	ebReadmeFigures(t, readme, len(pages), nLinks, total, sameChromium)
 	t.Logf("oracle: %s; %d pages, %d links (%d the browser could not parse)", version, len(pages), nLinks, chromeFail)
 	for _, s := range summary {
 		t.Logf("  %s", s)
@@ -1280,7 +1293,7 @@ func ebReadmeClasses(t *testing.T) string {
 
 // ebReadmeFigures holds the README's figures to the run: "N pages, M
 // links", and the count each class's section ends with ("N links.").
-func ebReadmeFigures(t *testing.T, readme string, pages, links int, byClass map[string]int) {
+func ebReadmeFigures(t *testing.T, readme string, pages, links int, byClass map[string]int, sameChromium bool) {
 	t.Helper()
 	flat := strings.Join(strings.Fields(readme), " ")
 	num := func(s string) int {
@@ -1299,7 +1312,21 @@ func ebReadmeFigures(t *testing.T, readme string, pages, links int, byClass map[
 		if m == nil {
 			t.Errorf("%s: the section on %s gives no count (\"N links.\")", ebReadme, cl.name)
 		} else if got := m[len(m)-1][1]; num(got) != byClass[cl.name] {
-			t.Errorf("%s gives %s links for %s; this run has %d (with this Chromium)", ebReadme, got, cl.name, byClass[cl.name])
+			report := t.Errorf
+			if !sameChromium {
+				report = t.Logf
+			}
+			report("%s gives %s links for %s; this run has %d (with this Chromium)", ebReadme, got, cl.name, byClass[cl.name])
 		}
 	}
+}
+
+// ebReadmeChromium returns the Chromium version the README's counts are
+// from ("Counts are from Chromium 148.0.7778.167."), or "".
+func ebReadmeChromium(readme string) string {
+	m := regexp.MustCompile(`Counts are from Chromium ([\d.]+\d)`).FindStringSubmatch(strings.Join(strings.Fields(readme), " "))
+	if m == nil {
+		return ""
+	}
+	return m[1]
 }
