@@ -95,9 +95,5 @@ func (b *Base) AppendNormalized(dst []byte, href string) ([]byte, error) {
 	if err := refWHATWG(&u, "NormalizeRef", &b.bu, b.pl, dst, false); err != nil {
 		return dst, err
 	}
-	s, k, clean := u.w.output()
-	if clean {
-		return append(dst, s...), nil
-	}
-	return u.w.buf[:u.w.base+len(k)], nil
+	return u.appendResult(dst), nil
 }

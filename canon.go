@@ -119,11 +119,7 @@ func AppendNormalized(dst []byte, rawURL string, p Profile) ([]byte, error) {
 	if shift, f := keyInto(&u, p.plan()); f != nil {
 		return dst, toError("AppendNormalized", rawURL, shift, f)
 	}
-	s, b, clean := u.w.output()
-	if clean {
-		return append(dst, s...), nil
-	}
-	return u.w.buf[:u.w.base+len(b)], nil
+	return u.appendResult(dst), nil
 }
 
 // NormalizeRef resolves ref against base and returns the key of the
@@ -216,11 +212,7 @@ func (enc Encoding) AppendNormalized(dst []byte, rawURL string, p Profile) ([]by
 	if shift, f := keyInto(&u, pl); f != nil {
 		return dst, toError("AppendNormalized", rawURL, shift, f)
 	}
-	s, b, clean := u.w.output()
-	if clean {
-		return append(dst, s...), nil
-	}
-	return u.w.buf[:u.w.base+len(b)], nil
+	return u.appendResult(dst), nil
 }
 
 // NormalizeRef is [NormalizeRef] of a link of a page in enc: base (the

@@ -180,6 +180,39 @@ func (pe *pageEncoding) decoder() *encoding.Decoder {
 	return e.NewDecoder()
 }
 
+// The two bytes of a pointer, as the encoders write them and the
+// decoders read them (the Encoding Standard's "gb18030 encoder", "Big5
+// encoder" and "Shift_JIS encoder"): a leading byte and a trailing one
+// whose offset skips the bytes the encoding leaves out.
+
+func gb18030Bytes(p int) (byte, byte) {
+	t, off := p%190, 0x40
+	if t >= 0x3F {
+		off = 0x41 // (no 0x7F)
+	}
+	return byte(p/190 + 0x81), byte(t + off)
+}
+
+func big5Bytes(p int) (byte, byte) {
+	t, off := p%157, 0x40
+	if t >= 0x3F {
+		off = 0x62 // (0x7F to 0xA0 left out)
+	}
+	return byte(p/157 + 0x81), byte(t + off)
+}
+
+func shiftJISBytes(p int) (byte, byte) {
+	lead, t := p/188, p%188
+	leadOff, off := 0x81, 0x40
+	if lead >= 0x1F {
+		leadOff = 0xC1 // (0xA0 to 0xDF are single bytes)
+	}
+	if t >= 0x3F {
+		off = 0x41 // (no 0x7F)
+	}
+	return byte(lead + leadOff), byte(t + off)
+}
+
 // decodeOne returns the one code point x/text's decoder d reads b as, or
 // -1 (none: the pointer is not in the index).
 func decodeOne(d *encoding.Decoder, b ...byte) rune {
@@ -228,12 +261,8 @@ func (pe *pageEncoding) load() {
 		// and leaves out the entries of gb18030LeftOut.
 		var index [126 * 190]rune
 		for p := range index {
-			t := p % 190
-			off := 0x40
-			if t >= 0x3F {
-				off = 0x41
-			}
-			index[p] = decodeOne(d, byte(p/190+0x81), byte(t+off))
+			b, c := gb18030Bytes(p)
+			index[p] = decodeOne(d, b, c)
 		}
 		for _, x := range gb18030LeftOut {
 			for k := range int(x.n) {
@@ -249,12 +278,8 @@ func (pe *pageEncoding) load() {
 		// extensions); the first pointer, but the last for six code
 		// points.
 		for p := (0xA1 - 0x81) * 157; p < 126*157; p++ {
-			t := p % 157
-			off := 0x40
-			if t >= 0x3F {
-				off = 0x62
-			}
-			r := decodeOne(d, byte(p/157+0x81), byte(t+off))
+			b, c := big5Bytes(p)
+			r := decodeOne(d, b, c)
 			switch r {
 			case 0x2550, 0x255E, 0x2561, 0x256A, 0x5341, 0x5345:
 				m[r] = uint16(p)
@@ -285,15 +310,8 @@ func (pe *pageEncoding) load() {
 			if p >= 8272 && p < 10716 {
 				continue
 			}
-			lead, t := p/188, p%188
-			leadOff, off := 0x81, 0x40
-			if lead >= 0x1F {
-				leadOff = 0xC1
-			}
-			if t >= 0x3F {
-				off = 0x41
-			}
-			addFirst(m, decodeOne(d, byte(lead+leadOff), byte(t+off)), p)
+			b, c := shiftJISBytes(p)
+			addFirst(m, decodeOne(d, b, c), p)
 		}
 	}
 	pe.index = m
@@ -346,11 +364,8 @@ func (pe *pageEncoding) encodeRune(dst []byte, r rune, state *int) ([]byte, rune
 		return pe.encodeGB18030(dst, r)
 	case encoderBig5:
 		if p := pe.pointer(r); p >= 0 {
-			t, off := p%157, 0x40
-			if t >= 0x3F {
-				off = 0x62
-			}
-			return append(dst, byte(p/157+0x81), byte(t+off)), 0, true
+			b, c := big5Bytes(p)
+			return append(dst, b, c), 0, true
 		}
 	case encoderEUCJP:
 		switch {
@@ -380,15 +395,8 @@ func (pe *pageEncoding) encodeRune(dst []byte, r rune, state *int) ([]byte, rune
 			r = 0xFF0D
 		}
 		if p := pe.pointer(r); p >= 0 {
-			lead, t := p/188, p%188
-			leadOff, off := 0x81, 0x40
-			if lead >= 0x1F {
-				leadOff = 0xC1
-			}
-			if t >= 0x3F {
-				off = 0x41
-			}
-			return append(dst, byte(lead+leadOff), byte(t+off)), 0, true
+			b, c := shiftJISBytes(p)
+			return append(dst, b, c), 0, true
 		}
 	case encoderEUCKR:
 		if p := pe.pointer(r); p >= 0 {
@@ -432,11 +440,8 @@ func (pe *pageEncoding) encodeGB18030(dst []byte, r rune) ([]byte, rune, bool) {
 		}
 	}
 	if p := pe.pointer(r); p >= 0 {
-		t, off := p%190, 0x40
-		if t >= 0x3F {
-			off = 0x41
-		}
-		return append(dst, byte(p/190+0x81), byte(t+off)), 0, true
+		b, c := gb18030Bytes(p)
+		return append(dst, b, c), 0, true
 	}
 	if gbk {
 		return dst, r, false
@@ -548,7 +553,7 @@ func (pe *pageEncoding) appendQuery(dst []byte, query string) []byte {
 func appendSpecialQueryBytes(dst, b []byte) []byte {
 	for _, c := range b {
 		if encodeSet[c]&setSpecialQuery != 0 {
-			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+			dst = appendEscaped(dst, c)
 		} else {
 			dst = append(dst, c)
 		}
@@ -601,12 +606,11 @@ func encodeQueryText(s string, i, j int, pe *pageEncoding) (string, bool) {
 	if k == len(q) {
 		return s, false
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 3*(len(q)-k) + 8)
-	b.WriteString(s[:i+k])
-	b.Write(pe.appendQuery(nil, q[k:]))
-	b.WriteString(s[j:])
-	return b.String(), true
+	b := make([]byte, 0, len(s)+3*(len(q)-k)+8)
+	b = append(b, s[:i+k]...)
+	b = pe.appendQuery(b, q[k:])
+	b = append(b, s[j:]...)
+	return ownedString(b), true
 }
 
 // iso2022JPKatakana is the Encoding Standard's index ISO-2022-JP

@@ -218,6 +218,17 @@ func (u *url) result() string {
 	return ownedString(b)
 }
 
+// appendResult returns dst with the key in u after it, u's writer having
+// appended to dst (keyValue): the output is in dst's array already, or
+// is the input itself, which is copied.
+func (u *url) appendResult(dst []byte) []byte {
+	s, b, clean := u.w.output()
+	if clean {
+		return append(dst, s...)
+	}
+	return u.w.buf[:u.w.base+len(b)]
+}
+
 // special reports whether u's scheme is special (the WHATWG URL
 // Standard's: http, https, ws, wss, ftp, file).
 func (u *url) special() bool { return u.kind.special() }
