@@ -506,6 +506,13 @@ var notPlain = func() (t [256]bool) {
 // u and it did not finish (u is then only the reference's source).
 func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) error {
 	ref, pe := u.w.src, u.enc
+	// Most links are relative references that the writers would copy as
+	// they are (leanInto); one that starts with a letter may be an
+	// absolute URL, which the quick scan reads first.
+	letter := ref != "" && ref[0] >= 'A'
+	if !letter && leanInto(u, bu, ref, pl, dst) {
+		return finishRef(u, op, pl)
+	}
 	// A reference that starts with a scheme and "//" is read as an
 	// absolute URL, whatever the base ("special authority slashes state",
 	// "authority state"): when the quick scan keys it whole, that is its
@@ -520,6 +527,9 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 			return withArg(toError(op, ref, 0, f), "ref")
 		}
 		return nil
+	}
+	if letter && leanInto(u, bu, ref, pl, dst) {
+		return finishRef(u, op, pl)
 	}
 	// A plain reference (plainRef) needs no trimming nor rewriting.
 	r, shift, n := ref, 0, -1
@@ -580,6 +590,13 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 		}
 		return withArg(toError(op, ref, max(shift, 0), f), "ref")
 	}
+	return finishRef(u, op, pl)
+}
+
+// finishRef ends refWHATWG for a relative reference, u holding the URL
+// it resolved to: the key passes and the checks of finishKey, and
+// readsBack.
+func finishRef(u *url, op string, pl *plan) error {
 	if f := finishKey(u, "", pl); f != nil {
 		return withArg(toError(op, u.result(), 0, f), "resolved")
 	}
@@ -611,47 +628,55 @@ func whatwgSchemeLength(s string) int {
 	return n
 }
 
+// refPrefix returns what the relative reference rest (no network-path
+// one) keeps of the base bu, a key of ParseWHATWG, as the standard's
+// "no scheme", "relative", "relative slash", "file" and "file slash"
+// states do: a prefix of its key, through prefixEnd (the end of its path
+// at most), for the reference's path to go on from; skip, the bytes
+// after the path's start that the prefix leaves out (the "/." of
+// guardPath); and whether the reference has no path, so that the
+// base's, whole, is the target's (pathFromBase).
+func refPrefix(bu *url, rest string) (prefixEnd, skip int, pathFromBase bool) {
+	file := bu.kind == schemeFile
+	switch {
+	case rest == "" || rest[0] == '#':
+		return bu.queryEnd, 0, true // the base without its fragment
+	case rest[0] == '?':
+		return bu.pathEnd, 0, true
+	case isSlash(rest[0]) && bu.special() || rest[0] == '/':
+		// An absolute-path reference: the base's scheme and authority. A
+		// file URL keeps the base's drive letter unless the reference
+		// names its own ("file slash state").
+		if file && !startsWithDriveLetter(rest[1:]) && bu.driveLetter() {
+			return bu.pathStart + 3, 0, false
+		}
+		return bu.pathStart, 0, false
+	case file && startsWithDriveLetter(rest):
+		// "file state": a drive letter replaces the base's path.
+		return bu.pathStart, 0, false
+	}
+	// A path reference: the base's path without its last segment
+	// ("shorten"), then the reference. A path without an authority that
+	// starts with an empty segment is written "/.//" (see guardPath): its
+	// segments start after the "/.".
+	path := bu.str()[bu.pathStart:bu.pathEnd]
+	if !bu.hasAuth && strings.HasPrefix(path, "/.//") {
+		skip = 2
+	}
+	k := strings.LastIndexByte(path, '/')
+	if file && len(path) == 3 && bu.driveLetter() {
+		k = 3 // a lone drive letter is never shortened
+	}
+	return bu.pathStart + max(k, skip), skip, false
+}
+
 // resolveWHATWGInto writes into u the URL that the relative reference
 // rest (no network-path one) means against the base bu, a key of
 // ParseWHATWG, as the standard's "no scheme", "relative", "relative
 // slash", "file" and "file slash" states do, by the plan pl.
 func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan, dst []byte) *failure {
 	bkey := bu.str()
-	file := bu.kind == schemeFile
-	// What the reference keeps of the base: a prefix of its key, through
-	// the end of its path at most (prefixEnd), for the reference's path to
-	// go on from.
-	prefixEnd, skip := bu.pathStart, 0
-	pathFromBase := false // the reference has no path: the base's, whole
-	switch {
-	case rest == "" || rest[0] == '#':
-		prefixEnd, pathFromBase = bu.queryEnd, true // the base without its fragment
-	case rest[0] == '?':
-		prefixEnd, pathFromBase = bu.pathEnd, true
-	case isSlash(rest[0]) && bu.special() || rest[0] == '/':
-		// An absolute-path reference: the base's scheme and authority. A
-		// file URL keeps the base's drive letter unless the reference
-		// names its own ("file slash state").
-		if file && !startsWithDriveLetter(rest[1:]) && bu.driveLetter() {
-			prefixEnd = bu.pathStart + 3
-		}
-	case file && startsWithDriveLetter(rest):
-		// "file state": a drive letter replaces the base's path.
-	default:
-		// A path reference: the base's path without its last segment
-		// ("shorten"), then the reference. A path without an authority
-		// that starts with an empty segment is written "/.//" (see
-		// guardPath): its segments start after the "/.".
-		path := bkey[bu.pathStart:bu.pathEnd]
-		if !bu.hasAuth && strings.HasPrefix(path, "/.//") {
-			skip = 2
-		}
-		k := strings.LastIndexByte(path, '/')
-		if file && len(path) == 3 && bu.driveLetter() {
-			k = 3 // a lone drive letter is never shortened
-		}
-		prefixEnd = bu.pathStart + max(k, skip)
-	}
+	prefixEnd, skip, pathFromBase := refPrefix(bu, rest)
 	if rest == "" {
 		// The base without its fragment: a prefix of its key, which the
 		// writer copies after dst when a key pass edits it (bu's writer
@@ -663,33 +688,6 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan, dst []byte) *fail
 		u.fragStart = u.queryEnd
 		u.check()
 		return nil
-	}
-
-	if bu.hasAuth && bu.special() && !file {
-		// A path reference's leading "../" and "./" (the most common
-		// dot segments of links): each ".." shortens the base's path.
-		lean, leanEnd := rest, prefixEnd
-		if !pathFromBase && rest[0] == '.' {
-			for {
-				if strings.HasPrefix(lean, "./") {
-					lean = lean[2:]
-				} else if strings.HasPrefix(lean, "../") {
-					lean = lean[3:]
-					leanEnd = bu.pathStart + max(strings.LastIndexByte(bkey[bu.pathStart:leanEnd], '/'), 0)
-				} else {
-					break
-				}
-			}
-			if lean == "" || lean[0] == '/' || lean[0] == '?' || lean[0] == '#' {
-				lean = "" // (what follows is the engine's)
-			}
-		}
-		if lean != "" {
-			if pathEnd, queryEnd, ok := leanRef(lean); ok {
-				resolveLean(u, bu, lean, leanEnd, pathFromBase, pathEnd, queryEnd, pl, dst)
-				return nil
-			}
-		}
 	}
 
 	// The value starts as the prefix of the base's key, copied, and the
@@ -741,98 +739,154 @@ func resolveWHATWGInto(u *url, bu *url, rest string, pl *plan, dst []byte) *fail
 	return f
 }
 
-// leanRef splits rest, a relative reference (not empty, not a
-// network-path one), at its query (pathEnd: the first "?") and fragment
-// (queryEnd: the first "#"), and reports whether the writers would copy
-// it as it is: printable ASCII that no percent-encode set of its
-// component holds, no "%" (the plan's triplet rules), no "\" (a slash),
-// no second "?" or "#", and no "." or ".." segment in its path. Most
-// links of a page are such references; resolveLean writes them.
-func leanRef(rest string) (pathEnd, queryEnd int, ok bool) {
-	pathEnd, queryEnd = -1, -1
-	seg, dots := 0, 0 // the path segment's length, and its dots
-	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		switch {
-		case c == '/':
-			if pathEnd >= 0 {
-				continue // (in the query or the fragment)
-			}
-		case leanByte[c]:
-			if pathEnd < 0 {
-				seg++
-				if c == '.' {
-					dots++
-				}
-			}
-			continue
-		case c == '?' && pathEnd < 0:
-			pathEnd = i
-		case c == '#' && queryEnd < 0:
-			if pathEnd < 0 {
-				pathEnd = i
-			}
-			queryEnd = i
-		default:
-			return 0, 0, false
-		}
-		if seg > 0 && seg <= 2 && dots == seg {
-			return 0, 0, false // a "." or ".." segment
-		}
-		seg, dots = 0, 0
-	}
-	if seg > 0 && seg <= 2 && dots == seg {
-		return 0, 0, false
-	}
-	if pathEnd < 0 {
-		pathEnd = len(rest)
-	}
-	if queryEnd < 0 {
-		queryEnd = len(rest)
-	}
-	return pathEnd, queryEnd, true
+// leanSplit is where leanRef splits a relative reference.
+type leanSplit struct {
+	lead              int // the length of the "./" and "../" segments it starts with
+	pathEnd, queryEnd int // its first "?" and "#" (or its length)
 }
 
-// leanByte holds the bytes that the WHATWG writers copy as they are in
-// the path, the query and the fragment of a special URL: printable
-// ASCII but "%", "\" and the bytes of the path, special-query and
-// fragment percent-encode sets ("?" and "#" are leanRef's delimiters).
-var leanByte = func() (t [256]bool) {
-	for c := 0x21; c < 0x7F; c++ {
-		t[c] = encodeSet[c]&(setPath|setSpecialQuery|setFragment) == 0 && c != '%' && c != '\\'
+// leanBase reports whether references are resolved against bu, a value
+// of whatwgBase, by resolveLean when leanRef takes them: bu is a
+// special URL with an authority that is no file URL (whose states
+// treat drive letters apart).
+func leanBase(bu *url) bool {
+	return bu.hasAuth && bu.special() && bu.kind != schemeFile
+}
+
+// leanInto writes into u the target of ref against bu by resolveLean,
+// and reports whether it did: when bu is a base leanBase takes, and ref
+// a relative reference leanRef takes, no network-path one ("//h") and
+// without a scheme ("a:b": no ":" before the path ends, in a reference
+// that starts with a letter). No scheme to read and nothing to trim:
+// the base's key and the reference after it.
+func leanInto(u *url, bu *url, ref string, pl *plan, dst []byte) bool {
+	if ref == "" || len(ref) > MaxLength || !leanBase(bu) || len(ref) > 1 && ref[0] == '/' && ref[1] == '/' {
+		return false
 	}
-	return t
+	lr, ok := leanRef(ref)
+	if !ok || ref[0] >= 'A' && strings.IndexByte(ref[:lr.pathEnd], ':') >= 0 {
+		return false
+	}
+	resolveLean(u, bu, ref, lr, pl, dst)
+	return true
+}
+
+// leanRef splits ref, a reference that is not empty, and reports whether
+// it is relative and the WHATWG writers would copy it as it is after the
+// "./" and "../" segments it starts with: printable ASCII that no
+// percent-encode set of its component holds, no "%" (the plan's triplet
+// rules), no "\" (a slash), no second "?" or "#", and no other "." or
+// ".." segment in its path; what follows its leading dot segments does
+// not start with "/", "?" or "#". It does not read the scheme: a
+// reference leanRef takes and that has a ":" before its first "/" may
+// have one. Most links of a page are such references; resolveLean writes
+// them.
+func leanRef(ref string) (lr leanSplit, ok bool) {
+	i, n := 0, len(ref)
+	if ref[0] == '.' {
+		for {
+			if strings.HasPrefix(ref[i:], "./") {
+				i += 2
+			} else if strings.HasPrefix(ref[i:], "../") {
+				i += 3
+			} else {
+				break
+			}
+		}
+		if i > 0 && i < n && (ref[i] == '/' || ref[i] == '?' || ref[i] == '#') {
+			return lr, false // (an empty segment, or no path: the engine's)
+		}
+		lr.lead = i
+	}
+	// The path: runs of leanPath bytes; a "." that starts a segment may
+	// make a dot segment.
+	for {
+		for i < n && leanPath[ref[i]] {
+			i++
+		}
+		if i == n || ref[i] != '.' {
+			break
+		}
+		if i == lr.lead || ref[i-1] == '/' {
+			k := i + 1
+			if k < n && ref[k] == '.' {
+				k++
+			}
+			if k == n || ref[k] == '/' || ref[k] == '?' || ref[k] == '#' {
+				return lr, false // a "." or ".." segment
+			}
+		}
+		i++
+	}
+	lr.pathEnd = i
+	if i < n && ref[i] == '?' {
+		for i++; i < n && leanTail[ref[i]]; i++ {
+		}
+	}
+	lr.queryEnd = i
+	if i < n && ref[i] == '#' {
+		for i++; i < n && leanTail[ref[i]]; i++ {
+		}
+	}
+	return lr, i == n
+}
+
+// leanTail holds the bytes that the WHATWG writers copy as they are in
+// the path, the query and the fragment of a special URL: printable ASCII
+// but "%", "\" and the bytes of the path, special-query and fragment
+// percent-encode sets ("?" and "#" among them: leanRef's delimiters).
+// leanPath is leanTail without ".", which leanRef reads apart in a path.
+var leanTail, leanPath = func() (tail, path [256]bool) {
+	for c := 0x21; c < 0x7F; c++ {
+		tail[c] = encodeSet[c]&(setPath|setSpecialQuery|setFragment) == 0 && c != '%' && c != '\\'
+		path[c] = tail[c] && c != '.'
+	}
+	return tail, path
 }()
 
-// resolveLean is resolveWHATWGInto for a reference leanRef takes, against
-// a special base with an authority that is no file URL: the base's key
-// through prefixEnd, then the reference as it is (a path reference after
-// a "/": the base's last segment was cut), its fragment left out where
-// the plan drops it; the offsets are the base's up to where the
-// reference starts. What the engine would write is exactly that:
-// whatwgPath writes each segment, after a "/", as it is, and the query
-// and the fragment are copied.
-func resolveLean(u *url, bu *url, rest string, prefixEnd int, pathFromBase bool, pathEnd, queryEnd int, pl *plan, dst []byte) {
+// resolveLean writes into u the target of ref, a relative reference
+// leanRef splits as lr, against bu (leanBase): the base's key through
+// what refPrefix keeps of it, shortened once for each leading "../",
+// then the reference after its leading dot segments as it is (a path
+// reference after a "/": the base's last segment was cut), its fragment
+// left out where the plan drops it; the offsets are the base's up to
+// where the reference starts. What the engine would write is exactly
+// that: whatwgPath writes each segment, after a "/", as it is, and the
+// query and the fragment are copied.
+func resolveLean(u *url, bu *url, ref string, lr leanSplit, pl *plan, dst []byte) {
+	prefixEnd, _, pathFromBase := refPrefix(bu, ref)
+	bkey := bu.str()
+	for k := 0; k < lr.lead; k += 2 {
+		if ref[k+1] == '.' { // "../": "shorten"
+			prefixEnd = bu.pathStart + max(strings.LastIndexByte(bkey[bu.pathStart:prefixEnd], '/'), 0)
+			k++
+		}
+	}
+	rest := ref[lr.lead:]
+	pathEnd, queryEnd := lr.pathEnd-lr.lead, lr.queryEnd-lr.lead
 	*u = *bu
 	buf := dst
 	if buf == nil {
-		buf = make([]byte, 0, prefixEnd+len(rest)+32)
+		// The key's length exactly, and room for the key passes' edits.
+		n := prefixEnd + 1 + len(rest)
+		if pl.keys != 0 {
+			n += 32
+		}
+		buf = make([]byte, 0, n)
 	}
 	base := len(buf)
-	buf = append(buf, bu.w.src[:prefixEnd]...)
+	buf = append(buf, bkey[:prefixEnd]...)
 	if !pathFromBase {
-		if rest[0] != '/' {
+		if rest == "" || rest[0] != '/' {
 			buf = append(buf, '/')
 		}
 		buf = append(buf, rest[:pathEnd]...)
 		u.pathEnd = len(buf) - base
 		u.hasQuery, u.queryStart, u.queryEnd = false, u.pathEnd, u.pathEnd
 	}
-	if pathEnd < queryEnd { // "?" and the query
+	if pathEnd < queryEnd { // "?" and the query (a special URL keeps an empty one)
 		buf = append(buf, rest[pathEnd:queryEnd]...)
 		u.hasQuery, u.queryStart, u.queryEnd = true, u.pathEnd+1, len(buf)-base
-	} else if rest[0] == '?' { // an empty query
-		u.hasQuery, u.queryStart, u.queryEnd = false, u.pathEnd, u.pathEnd
 	}
 	u.hasFrag, u.fragStart = false, u.queryEnd
 	if queryEnd < len(rest) && !pl.dropFragment {
@@ -840,7 +894,7 @@ func resolveLean(u *url, bu *url, rest string, prefixEnd int, pathFromBase bool,
 		u.hasFrag, u.fragStart = true, u.queryEnd+1
 	}
 	u.opaque = false
-	u.w = writer{src: rest, buf: buf, base: base, dirty: true, slack: 32}
+	u.w = writer{src: ref, buf: buf, base: base, dirty: true, slack: 32}
 	u.check()
 }
 

@@ -2,6 +2,8 @@ package canon
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -229,4 +231,80 @@ func TestNormalizeRefIsWHATWGThenKey(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestResolveLean holds resolveLean, which writes the references leanRef
+// takes without the engine, to the engine (resolveWHATWGInto): the same
+// bytes and the same offsets, against special bases with an authority,
+// under plans that keep and drop the fragment. The references are every
+// string of up to four bytes of an alphabet of the bytes leanRef turns
+// on (delimiters, dots, and neighbours it must refuse: "%", "\", a
+// space, a quote, "`", "{", non-ASCII), and the relative hrefs of the
+// bench corpus.
+func TestResolveLean(t *testing.T) {
+	bases := []string{"https://example.com/dir/page.html?x=1#f", "http://h", "http://h/", "ws://u:p@h:1/a/b/", "ftp://h/a/b/c?q", "http://h/a//b"}
+	alphabet := []string{".", "/", "?", "#", "a", ":", "%", "\\", " ", "'", "`", "{", "é", "\t"}
+	var refs []string
+	var walk func(s string, n int)
+	walk = func(s string, n int) {
+		if s != "" {
+			refs = append(refs, s)
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			walk(s+c, n-1)
+		}
+	}
+	walk("", 4)
+	b, err := os.ReadFile(filepath.Join("bench", "testdata", "hrefs.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs = append(refs, strings.Split(string(b), "\n")...)
+	taken := map[string]bool{}
+	for _, p := range []Profile{WHATWG, Crawler} {
+		pl := p.plan()
+		for _, base := range bases {
+			bu := keyValue(base, nil)
+			if _, err := whatwgBase(&bu, "test", pl.refBase); err != nil {
+				t.Fatal(err)
+			}
+			if !leanBase(&bu) {
+				t.Fatalf("leanBase(%q) = false", base)
+			}
+			for _, ref := range refs {
+				if ref == "" || strings.HasPrefix(ref, "//") {
+					continue
+				}
+				lr, ok := leanRef(ref)
+				if !ok {
+					continue
+				}
+				taken[ref] = true
+				var lean, eng url
+				resolveLean(&lean, &bu, ref, lr, pl, nil)
+				if f := resolveWHATWGInto(&eng, &bu, ref, pl, nil); f != nil {
+					t.Fatalf("base %q, %s: leanRef takes %q, which the engine refuses: %v", base, name(p), ref, f)
+				}
+				if lean.str() != eng.str() || lean.offsets() != eng.offsets() {
+					t.Fatalf("base %q, %s: resolveLean(%q) = %q %+v, the engine writes %q %+v", base, name(p), ref, lean.str(), lean.offsets(), eng.str(), eng.offsets())
+				}
+			}
+		}
+	}
+	// The common forms are taken (a leanRef that took nothing would pass
+	// the loop above).
+	for _, ref := range []string{"a", "a/b.c", "/a?b#c", "?", "#", "?a/.", "./a", "../a", "../", "../../a:b", ".a", "..a/...", "a~b#c_d"} {
+		if _, ok := leanRef(ref); !ok {
+			t.Errorf("leanRef(%q) refuses it", ref)
+		}
+	}
+	for _, ref := range []string{".", "..", "a/./b", "a/..", "a/..?x", "./?x", ".//a", "../#", "a%2e", "a\\b", "a b", "é", "a\tb", "a??", "a#b#c", "a#b?c?", "a?'", "a'b", "a`b", "a{b", "a?b#`"} {
+		if _, ok := leanRef(ref); ok {
+			t.Errorf("leanRef(%q) takes it", ref)
+		}
+	}
+	t.Logf("%d of %d references taken by leanRef", len(taken), len(refs))
 }
