@@ -513,6 +513,18 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 	if !letter && leanInto(u, bu, ref, pl, dst) {
 		return finishRef(u, op, pl)
 	}
+	if len(ref) > 1 && ref[0] == '/' && ref[1] == '/' && !bu.opaque {
+		// A network-path reference (below), read with the base's scheme
+		// as it is: what trimming and the removal of tabs and newlines
+		// would change in the reference they change in that URL alike.
+		// An error is the one below, which names the reference.
+		bkey := bu.str()
+		if keyRef(u, op, "resolved", bkey[:bu.schemeEnd+1]+ref, pl, pe, dst) == nil {
+			return nil
+		}
+		*u = keyValue(ref, dst)
+		u.enc = pe
+	}
 	// A reference that starts with a scheme and "//" is read as an
 	// absolute URL, whatever the base ("special authority slashes state",
 	// "authority state"): when the quick scan keys it whole, that is its
