@@ -89,20 +89,31 @@ var factClass = func() (t [256]uint8) {
 	return t
 }()
 
-// pathFacts returns the facts of the path, read if need be.
+// pathFacts returns the facts of the path, read if need be. (Small
+// enough to inline into passes, which asks up to four times: the read
+// is a call of its own.)
 func (k *keyPass) pathFacts() facts {
 	if !k.path.valid {
-		k.path = k.componentFacts(k.view()[k.u.pathStart:k.u.pathEnd])
+		k.readPathFacts()
 	}
 	return k.path
 }
 
-// queryFacts returns the facts of the query, read if need be.
+func (k *keyPass) readPathFacts() {
+	k.path = k.componentFacts(k.view()[k.u.pathStart:k.u.pathEnd])
+}
+
+// queryFacts returns the facts of the query, read if need be (inlined,
+// as pathFacts).
 func (k *keyPass) queryFacts() facts {
 	if !k.query.valid {
-		k.query = k.componentFacts(k.view()[k.u.queryStart:k.u.queryEnd])
+		k.readQueryFacts()
 	}
 	return k.query
+}
+
+func (k *keyPass) readQueryFacts() {
+	k.query = k.componentFacts(k.view()[k.u.queryStart:k.u.queryEnd])
 }
 
 // queryKeySteps are the key steps that read only the query.
