@@ -195,9 +195,10 @@ func TestBaseConcurrent(t *testing.T) {
 
 // FuzzBase holds NewBase and Base.Normalize, Base.AppendNormalized to
 // NormalizeRef, key and error alike, in every predefined profile and, for
-// those that read one, a page encoding; and NormalizeRef under Crawler,
+// those that read one, a page encoding; NormalizeRef under Crawler,
 // Archive and Aggressive to their Normalize of WHATWG's href (the
-// resolution, then the steps).
+// resolution, then the steps); and resolveLean, which writes most
+// links, to the engine (sameLean).
 func FuzzBase(f *testing.F) {
 	for i, s := range seedInputs(f) {
 		if i%11 == 0 {
@@ -215,6 +216,13 @@ func FuzzBase(f *testing.F) {
 		sameRef(t, enc, base, ref, np.p)
 		if np.p.Has(ParseWHATWG) && np.p != WHATWG {
 			sameAsHref(t, enc, base, ref, np.p)
+		}
+		if np.p.Has(ParseWHATWG) {
+			// The links that resolveLean writes, as the engine writes them.
+			bu := keyValue(base, nil)
+			if _, err := whatwgBase(&bu, "test", np.p.plan().refBase); err == nil && leanBase(&bu) {
+				sameLean(t, &bu, ref, np.p)
+			}
 		}
 	})
 }
