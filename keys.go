@@ -89,31 +89,20 @@ var factClass = func() (t [256]uint8) {
 	return t
 }()
 
-// pathFacts returns the facts of the path, read if need be. (Small
-// enough to inline into passes, which asks up to four times: the read
-// is a call of its own.)
+// pathFacts returns the facts of the path, read if need be.
 func (k *keyPass) pathFacts() facts {
 	if !k.path.valid {
-		k.readPathFacts()
+		k.path = k.componentFacts(k.view()[k.u.pathStart:k.u.pathEnd])
 	}
 	return k.path
 }
 
-func (k *keyPass) readPathFacts() {
-	k.path = k.componentFacts(k.view()[k.u.pathStart:k.u.pathEnd])
-}
-
-// queryFacts returns the facts of the query, read if need be (inlined,
-// as pathFacts).
+// queryFacts returns the facts of the query, read if need be.
 func (k *keyPass) queryFacts() facts {
 	if !k.query.valid {
-		k.readQueryFacts()
+		k.query = k.componentFacts(k.view()[k.u.queryStart:k.u.queryEnd])
 	}
 	return k.query
-}
-
-func (k *keyPass) readQueryFacts() {
-	k.query = k.componentFacts(k.view()[k.u.queryStart:k.u.queryEnd])
 }
 
 // queryKeySteps are the key steps that read only the query.
