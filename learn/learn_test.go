@@ -1,0 +1,218 @@
+package learn
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/seed15588f71/canon"
+)
+
+var t0 = time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+
+// site makes the captures of one host: pages pages, each captured times
+// times an hour apart, its URL from url(page, capture number) and its
+// digest from digest(page, capture number).
+func site(pages, times int, url func(page, n int) string, digest func(page, n int) string) []Capture {
+	var cs []Capture
+	n := 0
+	for p := 0; p < pages; p++ {
+		for k := 0; k < times; k++ {
+			n++
+			cs = append(cs, Capture{URL: url(p, n), Time: t0.Add(time.Duration(n) * time.Hour), Status: 200, Digest: digest(p, n)})
+		}
+	}
+	return cs
+}
+
+func learned(t *testing.T, o Options, cs []Capture) map[string][]string {
+	t.Helper()
+	l := New(o)
+	for _, c := range cs {
+		l.Add(c)
+	}
+	got := map[string][]string{}
+	for h, r := range l.Rules().Hosts {
+		got[h] = r.TrackingParams
+	}
+	return got
+}
+
+func pageDigest(p, _ int) string { return fmt.Sprintf("sha1:PAGE%04d", p) }
+
+// TestLearnCases holds the learner to the rules of the package
+// documentation, one host each: what it learns, and what it must not.
+func TestLearnCases(t *testing.T) {
+	tags := []string{"home", "nav", "mail", "footer"}
+	cases := []struct {
+		name string
+		caps []Capture
+		want []string // the names learned for the host, nil: none
+	}{
+		{"click tag", site(20, 3, func(p, n int) string {
+			return fmt.Sprintf("http://a.test/item?id=%d&from=%s", p, tags[n%4])
+		}, pageDigest), []string{"from"}},
+		{"two tags always together", site(20, 3, func(p, n int) string {
+			return fmt.Sprintf("http://a.test/item?id=%d&from=%s&pos=%d", p, tags[n%4], n)
+		}, pageDigest), []string{"from", "pos"}},
+		{"relevant id", site(20, 3, func(p, n int) string {
+			return fmt.Sprintf("http://a.test/item?id=%d", p*3+n%3)
+		}, func(p, n int) string { return fmt.Sprintf("sha1:P%d", p*3+n%3) }), nil},
+		{"values 0 and 1 one page, the others not", site(20, 4, func(p, n int) string {
+			return fmt.Sprintf("http://a.test/list?cat=%d&page=%d", p, n%4)
+		}, func(p, n int) string {
+			if n%4 <= 1 {
+				return fmt.Sprintf("sha1:C%dP0", p)
+			}
+			return fmt.Sprintf("sha1:C%dP%d", p, n%4)
+		}), nil},
+		{"only values 0 and 1 seen", site(20, 2, func(p, n int) string {
+			return fmt.Sprintf("http://a.test/list?cat=%d&page=%d", p, n%2)
+		}, pageDigest), nil},
+		{"too few pairs", site(2, 3, func(p, n int) string {
+			return fmt.Sprintf("http://a.test/item?id=%d&from=%s", p, tags[n%4])
+		}, pageDigest), nil},
+		{"a soft-404 digest is no evidence", site(20, 3, func(p, n int) string {
+			return fmt.Sprintf("http://a.test/p%d/x?id=%d", n%5, n)
+		}, func(p, n int) string { return "sha1:NOTFOUND" }), nil},
+		{"redirects and errors are no evidence", func() []Capture {
+			cs := site(20, 3, func(p, n int) string {
+				return fmt.Sprintf("http://a.test/item?id=%d&from=%s", n, tags[n%4])
+			}, func(p, n int) string { return "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ" })
+			for i := range cs {
+				cs[i].Status = 301 + i%2
+			}
+			return cs
+		}(), nil},
+		{"a tag whose pages changed at one time", site(30, 3, func(p, n int) string {
+			return fmt.Sprintf("http://a.test/item?id=%d&from=%s", p, tags[n%4])
+		}, func(p, n int) string {
+			// Every page changes at capture 45: the host's churn.
+			return fmt.Sprintf("sha1:P%dV%d", p, n/45)
+		}), []string{"from"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := learned(t, Options{}, c.caps)["a.test"]
+			if !slices.Equal(got, c.want) {
+				t.Errorf("learned %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestLearnReport checks the evidence the report gives: a learned set
+// with its pairs, and a kept parameter with counterexamples that are
+// captures of the host differing in it.
+func TestLearnReport(t *testing.T) {
+	tags := []string{"home", "nav", "mail"}
+	l := New(Options{})
+	for _, c := range site(10, 3, func(p, n int) string {
+		return fmt.Sprintf("http://a.test/item?id=%d&from=%s", p, tags[n%3])
+	}, pageDigest) {
+		l.Add(c)
+	}
+	var sawLearned, sawKept bool
+	for _, f := range l.Report() {
+		switch {
+		case f.Learned && slices.Equal(f.Params, []string{"from"}):
+			sawLearned = f.Agree >= 5 && f.Disagree == 0 && f.Pairs == f.Agree
+		case !f.Learned && slices.Equal(f.Params, []string{"id"}):
+			sawKept = f.Disagree > 0 && len(f.Counterexamples) > 0
+		}
+	}
+	if !sawLearned || !sawKept {
+		t.Errorf("report %+v: want from learned with its agreeing pairs, id kept with counterexamples", l.Report())
+	}
+}
+
+// TestLearnSkipped counts what Add leaves out, by reason.
+func TestLearnSkipped(t *testing.T) {
+	l := New(Options{})
+	l.Add(Capture{URL: "http://a.test/", Status: 404, Digest: "sha1:X"})
+	l.Add(Capture{URL: "http://a.test/", Status: 200, Digest: "-"})
+	l.Add(Capture{URL: "http://a.test/", Status: 200, Digest: ""})
+	l.Add(Capture{URL: "http://a.test/", Status: 200, Digest: "da39a3ee5e6b4b0d3255bfef95601890afd80709"})
+	l.Add(Capture{URL: "http://a.test/", Status: 200, Digest: "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ"})
+	l.Add(Capture{URL: "http://[::1/", Status: 200, Digest: "sha1:X"})
+	if want := (Skipped{Status: 1, NoDigest: 2, EmptyPayload: 2, Invalid: 1}); l.Skipped != want {
+		t.Errorf("Skipped = %+v, want %+v", l.Skipped, want)
+	}
+}
+
+// TestLearnOrder: without HostRuns the same captures in any order give
+// the same rules and report, byte for byte; with HostRuns, captures in
+// host runs give the rules of all at once, and only one host's captures
+// are held.
+func TestLearnOrder(t *testing.T) {
+	site := generateSites(synthTuningSeeds[0])
+	learnSet, _ := site.split()
+	caps := make([]Capture, len(learnSet))
+	for i, c := range learnSet {
+		caps[i] = c.Capture
+	}
+	run := func(o Options, cs []Capture) ([]byte, []byte, int) {
+		l := New(o)
+		most := 0
+		for _, c := range cs {
+			l.Add(c)
+			most = max(most, len(l.pending))
+		}
+		r, err := json.Marshal(l.Rules())
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := json.Marshal(l.Report())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, f, most
+	}
+	rules, report, _ := run(Options{}, caps)
+	shuffled := slices.Clone(caps)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	if r, f, _ := run(Options{}, shuffled); string(r) != string(rules) || string(f) != string(report) {
+		t.Errorf("shuffled captures give other rules or another report:\n%s\nwant\n%s", r, rules)
+	}
+	// The generator writes a host's captures together (TestSyntheticSites
+	// learns them in that order).
+	r, _, most := run(Options{HostRuns: true}, caps)
+	if string(r) != string(rules) {
+		t.Errorf("HostRuns gives other rules:\n%s\nwant\n%s", r, rules)
+	}
+	if most > 2 {
+		t.Errorf("HostRuns held the captures of %d hosts at once, want at most 2 (the run that ends and the next)", most)
+	}
+}
+
+// TestLearnedRulesApply: the rules are ones the profile takes
+// (WithRules), for Crawler and Aggressive, and a learned name merges the
+// URLs it was learned from.
+func TestLearnedRulesApply(t *testing.T) {
+	tags := []string{"home", "nav", "mail", "footer"}
+	cs := site(20, 3, func(p, n int) string {
+		return fmt.Sprintf("http://www.a.test/item?id=%d&from=%s", p, tags[n%4])
+	}, pageDigest)
+	for _, p := range []canon.Profile{canon.Crawler, canon.Aggressive} {
+		l := New(Options{Profile: p})
+		for _, c := range cs {
+			l.Add(c)
+		}
+		rules := l.Rules()
+		if len(rules.Hosts) != 1 {
+			t.Fatalf("%v: rules %+v, want one host", p, rules)
+		}
+		q, err := p.WithRules(rules)
+		if err != nil {
+			t.Fatalf("%v: WithRules(%+v): %v", p, rules, err)
+		}
+		a, _ := canon.Normalize(cs[0].URL, q)
+		b, _ := canon.Normalize(cs[1].URL, q)
+		if a != b {
+			t.Errorf("%v with the learned rules: %q and %q have keys %q and %q", p, cs[0].URL, cs[1].URL, a, b)
+		}
+	}
+}

@@ -1,0 +1,434 @@
+package learn
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func utc(y int, mo time.Month, d, h, mi, s, ms int) time.Time {
+	return time.Date(y, mo, d, h, mi, s, ms*int(time.Millisecond), time.UTC)
+}
+
+// readAll reads an index and returns its captures and the lines skip
+// was called for.
+func readAll(t *testing.T, in string, f Format) ([]Capture, []int, error) {
+	t.Helper()
+	var got []Capture
+	var skipped []int
+	err := ReadCaptures(strings.NewReader(in), f, func(c Capture) error {
+		got = append(got, c)
+		return nil
+	}, func(line int, err error) {
+		if !errors.Is(err, ErrMalformed) {
+			t.Errorf("skip(%d, %v): not ErrMalformed", line, err)
+		}
+		skipped = append(skipped, line)
+	})
+	return got, skipped, err
+}
+
+const (
+	d1 = "KZQ3PJDBUFLKWC6GBUE7ZZNEBR3EM55J"
+	d2 = "OBQ7CNZ3RXKH2HYR5W3MUPLNQ4GXXPJZ"
+)
+
+func TestReadCaptures(t *testing.T) {
+	t0 := utc(2024, 5, 1, 12, 0, 1, 0)
+	tests := []struct {
+		name string
+		f    Format // "" and the detected format are both tried
+		in   string
+		want []Capture
+	}{
+		// CDX
+		{"cdx11-no-header", CDX,
+			"com,example)/ 20240501120001 http://example.com/ text/html 200 " + d1 + " - - 1043 333 EX-00000.warc.gz\n",
+			[]Capture{{URL: "http://example.com/", Time: t0, Status: 200, Digest: d1}}},
+		{"cdx11-header", CDX,
+			" CDX N b a m s k r M S V g\n" +
+				"com,example)/a?x=1 20240501120001 http://example.com/a?x=1 text/html 200 " + d1 + " - - 1043 333 EX-00000.warc.gz\n" +
+				"com,example)/a?x=2 20240501120002 http://example.com/a?x=2 text/html 200 " + d2 + " - - 1044 1376 EX-00000.warc.gz\n",
+			[]Capture{
+				{URL: "http://example.com/a?x=1", Time: t0, Status: 200, Digest: d1},
+				{URL: "http://example.com/a?x=2", Time: t0.Add(time.Second), Status: 200, Digest: d2},
+			}},
+		{"cdx9-no-header", CDX,
+			"com,example)/page?id=1 20090315081522 http://www.example.com/page?id=1 text/html 200 " + d1 + " - 84357 EXAMPLE-20090315081233-00002.arc.gz\n",
+			[]Capture{{URL: "http://www.example.com/page?id=1", Time: utc(2009, 3, 15, 8, 15, 22, 0), Status: 200, Digest: d1}}},
+		{"cdx9-header", CDX,
+			" CDX N b a m s k r V g\n" +
+				"com,example)/page?id=1 20090315081522 http://www.example.com/page?id=1 text/html 200 " + d1 + " - 84357 EXAMPLE-20090315081233-00002.arc.gz\n",
+			[]Capture{{URL: "http://www.example.com/page?id=1", Time: utc(2009, 3, 15, 8, 15, 22, 0), Status: 200, Digest: d1}}},
+		{"cdx-header-without-space", CDX,
+			"CDX N b a m s k r V g\n" +
+				"com,example)/ 20090315081522 http://www.example.com/ text/html 200 " + d1 + " - 84357 EX.arc.gz\n",
+			[]Capture{{URL: "http://www.example.com/", Time: utc(2009, 3, 15, 8, 15, 22, 0), Status: 200, Digest: d1}}},
+		{"cdx-header-unusual-order", CDX,
+			// The Alexa-era order: canonized URL, date, IP, original URL, mime, status, old checksum, new checksum, …
+			" CDX A b e a m s c k r V v D d g M n\n" +
+				"example.com/ 20010424210551 209.0.0.1 http://example.com/ text/html 200 - " + d1 + " - 1045 32710 - - DW-20010424.arc.gz - 3120\n",
+			[]Capture{{URL: "http://example.com/", Time: utc(2001, 4, 24, 21, 5, 51, 0), Status: 200, Digest: d1}}},
+		{"cdx-header-url-first-no-date-status-digest", CDX,
+			" CDX a m N\nhttp://example.com/x text/html com,example)/x\n",
+			[]Capture{{URL: "http://example.com/x"}}},
+		{"cdx-header-digest-before-url", CDX,
+			" CDX k s a b\n" + d2 + " 404 http://example.com/gone 20240501120001\n",
+			[]Capture{{URL: "http://example.com/gone", Time: t0, Status: 404, Digest: d2}}},
+		{"cdx-redirect-dash-digest-dash-status", CDX,
+			"com,example)/old 20240501120001 http://example.com/old text/html 301 - http://example.com/new - 412 3887 EX.warc.gz\n" +
+				"com,example)/odd 20240501120001 http://example.com/odd unk - - - - 412 3887 EX.warc.gz\n",
+			[]Capture{
+				{URL: "http://example.com/old", Time: t0, Status: 301, Digest: "-"},
+				{URL: "http://example.com/odd", Time: t0, Status: 0, Digest: "-"},
+			}},
+		{"cdx-short-timestamps", CDX,
+			" CDX a b k\nhttp://example.com/1 2024 A\nhttp://example.com/2 20241 B\nhttp://example.com/3 2024053 C\nhttp://example.com/4 202405011 D\nhttp://example.com/5 - E\n",
+			[]Capture{
+				{URL: "http://example.com/1", Time: utc(2024, 1, 1, 0, 0, 0, 0), Digest: "A"},
+				{URL: "http://example.com/2", Time: utc(2024, 10, 1, 0, 0, 0, 0), Digest: "B"},
+				{URL: "http://example.com/3", Time: utc(2024, 5, 30, 0, 0, 0, 0), Digest: "C"},
+				{URL: "http://example.com/4", Time: utc(2024, 5, 1, 10, 0, 0, 0), Digest: "D"},
+				{URL: "http://example.com/5", Digest: "E"},
+			}},
+		{"cdx-crlf", CDX,
+			"# made by hand\r\n\r\ncom,example)/ 20240501120001 http://example.com/ text/html 200 " + d1 + " - 84357 EX.arc.gz\r\n   \n",
+			[]Capture{{URL: "http://example.com/", Time: t0, Status: 200, Digest: d1}}},
+
+		// CDXJ
+		{"cdxj-pywb", CDXJ,
+			`com,example)/ 20240501120001 {"url": "http://example.com/", "mime": "text/html", "status": "200", "digest": "sha1:` + d1 + `", "length": "1043", "offset": "333", "filename": "example.warc.gz"}` + "\n",
+			[]Capture{{URL: "http://example.com/", Time: t0, Status: 200, Digest: "sha1:" + d1}}},
+		{"cdxj-outbackcdx-number-status", CDXJ,
+			`com,example)/a?b=c 20240501120001 {"url":"http://example.com/a?b=c","mime":"text/html","status":200,"digest":"` + d2 + `","length":1043,"offset":333,"filename":"x.warc.gz"}` + "\n",
+			[]Capture{{URL: "http://example.com/a?b=c", Time: t0, Status: 200, Digest: d2}}},
+		{"cdxj-no-digest-no-status", CDXJ,
+			`com,example)/ 20240501120001 {"url": "http://example.com/", "mime": "text/html"}` + "\n",
+			[]Capture{{URL: "http://example.com/", Time: t0}}},
+		{"cdxj-revisit-dash-status-redirect", CDXJ,
+			`com,example)/ 20240501120001 {"url": "http://example.com/", "mime": "warc/revisit", "status": "-", "digest": "sha1:` + d1 + `"}` + "\n" +
+				`com,example)/old 20240501120001 {"url": "http://example.com/old", "mime": "text/html", "status": "302", "redirect": "http://example.com/new", "digest": "-"}` + "\r\n",
+			[]Capture{
+				{URL: "http://example.com/", Time: t0, Digest: "sha1:" + d1},
+				{URL: "http://example.com/old", Time: t0, Status: 302, Digest: "-"},
+			}},
+		{"cdxj-short-timestamp-spaces-in-json", CDXJ,
+			`com,example)/ 20240501 {"url" : "http://example.com/?q=a%20b", "title": "a b c", "status" : null}` + "\n",
+			[]Capture{{URL: "http://example.com/?q=a%20b", Time: utc(2024, 5, 1, 0, 0, 0, 0)}}},
+
+		// crawl.log
+		{"crawl-log-heritrix3", CrawlLog,
+			"2024-05-01T12:00:01.902Z   200       9341 https://example.com/ - - text/html #012 20240501120001501+388 sha1:" + d1 + " - content-size:9698,3t\n",
+			[]Capture{{URL: "https://example.com/", Time: utc(2024, 5, 1, 12, 0, 1, 501), Status: 200, Digest: "sha1:" + d1}}},
+		{"crawl-log-negative-statuses", CrawlLog,
+			"2024-05-01T12:00:02.377Z    -6          - https://nosuchhost.example/ L https://example.com/ unknown #007 - - - -\n" +
+				"2024-05-01T12:00:02.500Z -9998          - https://example.com/private/ L https://example.com/ unknown #003 - - - -\n" +
+				"2024-05-01T12:00:03.000Z  -404          - https://example.com/x LL https://example.com/ unknown #003 20240501120002999+1 - - -\n",
+			[]Capture{
+				{URL: "https://nosuchhost.example/", Time: utc(2024, 5, 1, 12, 0, 2, 377), Status: -6, Digest: "-"},
+				{URL: "https://example.com/private/", Time: utc(2024, 5, 1, 12, 0, 2, 500), Status: -9998, Digest: "-"},
+				{URL: "https://example.com/x", Time: utc(2024, 5, 1, 12, 0, 2, 999), Status: -404, Digest: "-"},
+			}},
+		{"crawl-log-dns-and-extra-columns", CrawlLog,
+			"2024-05-01T12:00:00.812Z     1         52 dns:example.com P https://example.com/ text/dns #041 20240501120000795+16 sha1:5HBGFJ4NVKPNBLPDQ6LYFDZKGCEFBT5D - content-size:52 {\"warcFilename\":\"x.warc.gz\"}\n",
+			[]Capture{{URL: "dns:example.com", Time: utc(2024, 5, 1, 12, 0, 0, 795), Status: 1, Digest: "sha1:5HBGFJ4NVKPNBLPDQ6LYFDZKGCEFBT5D"}}},
+		{"crawl-log-14-digit-fetch-time-ten-columns", CrawlLog,
+			"2024-05-01T12:00:09Z 200 12 http://example.com/a?s=1 L http://example.com/ text/html #001 20240501120001+5 sha1:" + d2 + "\n",
+			[]Capture{{URL: "http://example.com/a?s=1", Time: t0, Status: 200, Digest: "sha1:" + d2}}},
+		{"crawl-log-bad-fetch-time-falls-back", CrawlLog,
+			"2024-05-01T12:00:09.5+02:00 200 12 http://example.com/ - - text/html #001 99999999999999+5 sha1:" + d2 + " - -\n",
+			[]Capture{{URL: "http://example.com/", Time: utc(2024, 5, 1, 10, 0, 9, 500), Status: 200, Digest: "sha1:" + d2}}},
+
+		// pairs
+		{"pairs-two-columns", Pairs,
+			"https://example.com/?sid=1\tsha1:" + d1 + "\nhttps://example.com/?sid=2\t-\n",
+			[]Capture{
+				{URL: "https://example.com/?sid=1", Digest: "sha1:" + d1},
+				{URL: "https://example.com/?sid=2", Digest: "-"},
+			}},
+		{"pairs-timestamps", Pairs,
+			"https://example.com/a\t" + d1 + "\t20240501120001\r\n" +
+				"https://example.com/b\t" + d1 + "\t2024-05-01T14:00:01+02:00\n" +
+				"https://example.com/c\t" + d1 + "\t2024-05-01T12:00:01.25Z\n" +
+				"https://example.com/d\t\t\n",
+			[]Capture{
+				{URL: "https://example.com/a", Time: t0, Digest: d1},
+				{URL: "https://example.com/b", Time: t0, Digest: d1},
+				{URL: "https://example.com/c", Time: t0.Add(250 * time.Millisecond), Digest: d1},
+				{URL: "https://example.com/d"},
+			}},
+		{"empty", Pairs, "", nil},
+		{"only-comments", CDX, "# nothing\n\n#\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, f := range []Format{tt.f, ""} {
+				got, skipped, err := readAll(t, tt.in, f)
+				if err != nil || len(skipped) > 0 {
+					t.Fatalf("format %q: err %v, skipped lines %v", f, err, skipped)
+				}
+				if !reflect.DeepEqual(got, tt.want) {
+					t.Errorf("format %q:\n got %+v\nwant %+v", f, got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func TestReadCapturesFiles(t *testing.T) {
+	tests := []struct {
+		file  string
+		f     Format
+		n     int
+		first Capture
+	}{
+		{"sample.cdx", CDX, 4, Capture{URL: "http://example.com/", Time: utc(2024, 5, 1, 12, 0, 1, 0), Status: 200, Digest: d1}},
+		{"sample.cdxj", CDXJ, 3, Capture{URL: "http://example.com/", Time: utc(2024, 5, 1, 12, 0, 1, 0), Status: 200, Digest: "sha1:" + d1}},
+		{"crawl.log", CrawlLog, 4, Capture{URL: "dns:example.com", Time: utc(2024, 5, 1, 12, 0, 0, 795), Status: 1, Digest: "sha1:5HBGFJ4NVKPNBLPDQ6LYFDZKGCEFBT5D"}},
+		{"pairs.tsv", Pairs, 3, Capture{URL: "https://example.com/", Time: utc(2024, 5, 1, 12, 0, 1, 0), Digest: "sha1:" + d1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", "read", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var first string
+			for _, l := range strings.Split(string(b), "\n") {
+				if !skippable(l) {
+					first = l
+					break
+				}
+			}
+			if f, err := DetectFormat(first); f != tt.f || err != nil {
+				t.Errorf("DetectFormat = %q, %v; want %q", f, err, tt.f)
+			}
+			got, skipped, err := readAll(t, string(b), "")
+			if err != nil || len(skipped) > 0 {
+				t.Fatalf("err %v, skipped %v", err, skipped)
+			}
+			if len(got) != tt.n {
+				t.Fatalf("%d captures, want %d", len(got), tt.n)
+			}
+			if got[0] != tt.first {
+				t.Errorf("first = %+v, want %+v", got[0], tt.first)
+			}
+		})
+	}
+}
+
+func TestDetectFormat(t *testing.T) {
+	tests := []struct {
+		name, line string
+		want       Format
+	}{
+		{"cdx-header", " CDX N b a m s k r M S V g", CDX},
+		{"cdx-header-no-space", "CDX N b a m s k r V g", CDX},
+		{"cdx-header-crlf", " CDX N b a m s k r V g\r", CDX},
+		{"cdx11", "com,example)/ 20240501120001 http://example.com/ text/html 200 " + d1 + " - - 1043 333 EX.warc.gz", CDX},
+		{"cdx9", "com,example)/ 20240501120001 http://example.com/ text/html 200 " + d1 + " - 84357 EX.arc.gz", CDX},
+		{"cdxj", `com,example)/ 20240501120001 {"url": "http://example.com/", "status": "200"}`, CDXJ},
+		{"cdxj-compact", `com,example)/ 20240501120001 {"url":"http://example.com/"}`, CDXJ},
+		{"crawl-log", "2024-05-01T12:00:01.902Z   200       9341 https://example.com/ - - text/html #012 20240501120001501+388 sha1:" + d1 + " - content-size:9698", CrawlLog},
+		{"crawl-log-negative", "2024-05-01T12:00:02.377Z    -6          - https://nosuchhost.example/ L https://example.com/ unknown #007 - - - -", CrawlLog},
+		{"pairs", "https://example.com/\tsha1:" + d1, Pairs},
+		{"pairs-timestamp", "https://example.com/\t" + d1 + "\t20240501120001", Pairs},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := DetectFormat(tt.line)
+			if err != nil || got != tt.want {
+				t.Errorf("DetectFormat(%q) = %q, %v; want %q", tt.line, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestDetectFormatError(t *testing.T) {
+	long := "x " + strings.Repeat("y", 300)
+	tests := []struct{ name, line string }{
+		{"word", "hello"},
+		{"cdx-8-fields", "com,example)/ 20240501120001 http://example.com/ text/html 200 - - x"},
+		{"cdx-short-timestamp", "com,example)/ 2024 http://example.com/ text/html 200 " + d1 + " - 84357 EX.arc.gz"},
+		{"crawl-log-too-few-columns", "2024-05-01T12:00:01.902Z 200 9341 https://example.com/ - - text/html"},
+		{"long", long},
+		{"empty", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := DetectFormat(tt.line)
+			if err == nil {
+				t.Fatalf("DetectFormat(%q) = %q, want an error", tt.line, f)
+			}
+			msg := err.Error()
+			for _, want := range []string{"cdx", "cdxj", "crawl-log", "pairs"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("%q does not list %s", msg, want)
+				}
+			}
+			quoted := tt.line
+			if len(quoted) > 100 {
+				quoted = quoted[:100]
+			}
+			if !strings.Contains(msg, `"`+quoted) {
+				t.Errorf("%q does not quote the line", msg)
+			}
+			if len(msg) > 250 {
+				t.Errorf("message of %d bytes: the line is not truncated", len(msg))
+			}
+		})
+	}
+}
+
+func TestReadCapturesMalformed(t *testing.T) {
+	good := "com,example)/ 20240501120001 http://example.com/ text/html 200 " + d1 + " - 84357 EX.arc.gz\n"
+	tests := []struct {
+		name string
+		f    Format
+		in   string
+		line int    // the first malformed line
+		why  string // in its message
+		n    int    // captures read with skip
+		skip []int  // lines skipped
+	}{
+		{"cdx-field-count", CDX, good + "# c\ncom,example)/ 20240501120001 http://example.com/ text/html 200\n" + good, 3, "5 fields", 2, []int{3}},
+		{"cdx-header-field-count", CDX, " CDX N b a\n" + "k 20240501120001 http://x/\nk 20240501120001 http://x/ extra\n", 3, "header names 3", 1, []int{3}},
+		{"cdx-bad-timestamp", CDX, "com,example)/ 2024050112000x http://example.com/ text/html 200 - - 84357 EX.arc.gz\n" + good, 1, "timestamp", 1, []int{1}},
+		{"cdx-bad-date", CDX, good + "com,example)/ 20240431120001 http://example.com/ text/html 200 - - 84357 EX.arc.gz\n", 2, "timestamp", 1, []int{2}},
+		{"cdx-bad-status", CDX, good + "com,example)/ 20240501120001 http://example.com/ text/html OK - - 84357 EX.arc.gz\n", 2, "status", 1, []int{2}},
+		{"cdx-no-url", CDX, good + "com,example)/ 20240501120001 - text/html 200 - - 84357 EX.arc.gz\n", 2, "no URL", 1, []int{2}},
+		{"cdx-tab-in-url", CDX, good + "com,example)/ 20240501120001 http://example.com/\tx text/html 200 - - 84357 EX.arc.gz\n", 2, "space or control", 1, []int{2}},
+		{"cdx-header-without-url", CDX, " CDX N b m\n" + good, 1, "original URL", 1, []int{1}},
+		{"cdx-header-long-code", CDX, " CDX N bb a\n" + good, 1, "single letter", 1, []int{1}},
+		{"cdxj-bad-json", CDXJ, `k 20240501120001 {"url": "http://x/"` + "\n" + `k 20240501120001 {"url": "http://x/"}` + "\n", 1, "JSON", 1, []int{1}},
+		{"cdxj-no-url", CDXJ, `k 20240501120001 {"url": "http://x/"}` + "\n" + `k 20240501120001 {"mime": "text/html"}` + "\n", 2, `no "url"`, 1, []int{2}},
+		{"cdxj-space-in-url", CDXJ, `k 20240501120001 {"url": "http://x/a b"}` + "\n", 1, "space", 0, []int{1}},
+		{"cdxj-bad-status", CDXJ, `k 20240501120001 {"url": "http://x/", "status": "two hundred"}` + "\n", 1, "status", 0, []int{1}},
+		{"cdxj-not-object", CDXJ, `k 20240501120001 {"url": "http://x/"}` + "\n" + `k 20240501120001 [1]` + "\n", 2, "JSON object", 1, []int{2}},
+		{"cdxj-two-fields", CDXJ, `k 20240501120001 {"url": "http://x/"}` + "\n" + "k 20240501120001\n", 2, "want urlkey", 1, []int{2}},
+		{"cdxj-bad-timestamp", CDXJ, `k 2024-05-01 {"url": "http://x/"}` + "\n", 1, "timestamp", 0, []int{1}},
+		{"crawl-log-few-columns", CrawlLog, "2024-05-01T12:00:01Z 200 1 http://x/ - - text/html #1 - sha1:A\n2024-05-01T12:00:01Z 200 1 http://x/ - - text/html\n", 2, "7 columns", 1, []int{2}},
+		{"crawl-log-bad-time", CrawlLog, "yesterday 200 1 http://x/ - - text/html #1 - sha1:A - -\n", 1, "log timestamp", 0, []int{1}},
+		{"crawl-log-bad-status", CrawlLog, "2024-05-01T12:00:01Z 2OO 1 http://x/ - - text/html #1 - sha1:A - -\n", 1, "fetch status", 0, []int{1}},
+		{"pairs-columns", Pairs, "http://x/\tA\nhttp://x/\tA\t20240501120001\textra\n", 2, "columns", 1, []int{2}},
+		{"pairs-bad-timestamp", Pairs, "http://x/\tA\tyesterday\nhttp://x/\tA\n", 1, "timestamp", 1, []int{1}},
+		{"pairs-space-in-url", Pairs, "http://x/ y\tA\n", 1, "space", 0, []int{1}},
+		{"pairs-no-url", Pairs, "\tA\n", 1, "no URL", 0, []int{1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := ReadCaptures(strings.NewReader(tt.in), tt.f, func(Capture) error { return nil }, nil)
+			if !errors.Is(err, ErrMalformed) {
+				t.Fatalf("err = %v, want ErrMalformed", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, "line "+strconv.Itoa(tt.line)+" ") || !strings.Contains(msg, tt.why) {
+				t.Errorf("err = %q, want line %d and %q", msg, tt.line, tt.why)
+			}
+			got, skipped, err := readAll(t, tt.in, tt.f)
+			if err != nil {
+				t.Fatalf("with skip: err = %v", err)
+			}
+			if len(got) != tt.n || !reflect.DeepEqual(skipped, tt.skip) {
+				t.Errorf("with skip: %d captures, skipped %v; want %d, %v", len(got), skipped, tt.n, tt.skip)
+			}
+		})
+	}
+}
+
+func TestReadCapturesStops(t *testing.T) {
+	in := "u1\tA\nu2\tB\nu3\tC\n"
+	stop := errors.New("enough")
+	var seen []string
+	err := ReadCaptures(strings.NewReader(in), Pairs, func(c Capture) error {
+		seen = append(seen, c.URL)
+		if c.URL == "u2" {
+			return stop
+		}
+		return nil
+	}, nil)
+	if err != stop {
+		t.Errorf("err = %v, want fn's error itself", err)
+	}
+	if !reflect.DeepEqual(seen, []string{"u1", "u2"}) {
+		t.Errorf("fn saw %v, want u1 u2", seen)
+	}
+	// fn's error stops the read even when skip is set, and a malformed
+	// line before it does not.
+	seen = nil
+	err = ReadCaptures(strings.NewReader("bad\n"+in), Pairs, func(c Capture) error {
+		seen = append(seen, c.URL)
+		return stop
+	}, func(int, error) {})
+	if err != stop || len(seen) != 1 {
+		t.Errorf("with skip: err = %v, saw %v", err, seen)
+	}
+}
+
+func TestReadCapturesDetectionFails(t *testing.T) {
+	err := ReadCaptures(strings.NewReader("# header\n\nwhat is this\n"), "", func(Capture) error { return nil }, nil)
+	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), `"what is this"`) {
+		t.Errorf("err = %v", err)
+	}
+	err = ReadCaptures(strings.NewReader("u\td\n"), "warc", func(Capture) error { return nil }, nil)
+	if err == nil || !strings.Contains(err.Error(), "warc") {
+		t.Errorf("unknown format: err = %v", err)
+	}
+}
+
+func TestReadCapturesLongLines(t *testing.T) {
+	big := "http://example.com/?q=" + strings.Repeat("a", 1<<20-100)
+	got, _, err := readAll(t, "u\tA\n"+big+"\tB\n", Pairs)
+	if err != nil || len(got) != 2 || got[1].URL != big {
+		t.Fatalf("a line just under 1 MiB: %d captures, err %v", len(got), err)
+	}
+	huge := "http://example.com/?q=" + strings.Repeat("a", 1<<20)
+	_, _, err = readAll(t, "u\tA\n"+huge+"\tB\n", Pairs)
+	if err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Fatalf("a line over 1 MiB: err %v", err)
+	}
+}
+
+func FuzzReadCaptures(f *testing.F) {
+	seeds := []string{
+		" CDX N b a m s k r M S V g\ncom,example)/ 20240501120001 http://example.com/ text/html 200 " + d1 + " - - 1043 333 EX.warc.gz\n",
+		"com,example)/ 20240501120001 http://example.com/ text/html 200 " + d1 + " - 84357 EX.arc.gz\r\n",
+		" CDX k s a b\n" + d2 + " 404 http://example.com/gone 2024\n",
+		`com,example)/ 20240501120001 {"url": "http://example.com/", "status": "200", "digest": "sha1:` + d1 + `"}` + "\n",
+		`com,example)/ 2024 {"url":"http://example.com/","status":200}` + "\n",
+		"2024-05-01T12:00:01.902Z   200       9341 https://example.com/ - - text/html #012 20240501120001501+388 sha1:" + d1 + " - -\n",
+		"2024-05-01T12:00:02.377Z    -6          - https://nosuchhost.example/ L https://example.com/ unknown #007 - - - -\n",
+		"https://example.com/\t" + d1 + "\t2024-05-01T12:00:01Z\nhttps://example.com/?a=1\t-\n",
+		"# c\n\n",
+	}
+	for i, s := range seeds {
+		f.Add([]byte(s), uint8(i))
+	}
+	formats := append([]Format{""}, Formats...)
+	f.Fuzz(func(t *testing.T, data []byte, fi uint8) {
+		format := formats[int(fi)%len(formats)]
+		check := func(c Capture) error {
+			if c.URL == "" || strings.ContainsAny(c.URL, " \t\r\n") {
+				t.Fatalf("capture with URL %q", c.URL)
+			}
+			return nil
+		}
+		last := 0
+		err := ReadCaptures(strings.NewReader(string(data)), format, check, func(line int, err error) {
+			if !errors.Is(err, ErrMalformed) || line <= last {
+				t.Fatalf("skip(%d, %v) after line %d", line, err, last)
+			}
+			last = line
+		})
+		_ = err
+		err = ReadCaptures(strings.NewReader(string(data)), format, check, nil)
+		if err != nil && errors.Is(err, ErrMalformed) && !strings.Contains(err.Error(), "line ") {
+			t.Fatalf("error without a line number: %v", err)
+		}
+	})
+}
