@@ -8,6 +8,7 @@
 //	canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
 //	canon -rekey [-p profile] [-steps list] [-base URL] [-f FILE]
 //	canon -keyversion [-p profile] [-steps list] [-rules FILE]
+//	canon -learn [-p profile] [-rules FILE] [-learn-input format] [-learn-report FILE] [-f FILE]
 //	canon -list-profiles
 //
 // Flags may come before or after the URL arguments ("canon URL -p
@@ -125,6 +126,23 @@
 //		that -p, -steps and -rules make, and exit: the label to store
 //		beside the keys ("crawler/5 unicode-15.0.0", or
 //		"crawler/5+rules-DIGEST unicode-15.0.0" with -rules).
+//	-learn
+//		Read captures, not URLs: an archive's CDX index (9 or 11 fields,
+//		with or without its " CDX" header line), a CDXJ index, a
+//		Heritrix crawl.log, or "url TAB digest [TAB time]" lines; and
+//		write the canon.Rules they show as JSON, for -rules: per host,
+//		the query parameters whose values do not change what the URL
+//		returns (see Learning rules). The profile is crawler unless -p
+//		names another with RemoveTrackingParams or RemoveSessionIDs;
+//		-rules adds rules it already has, which are not learned again.
+//	-learn-input format
+//		With -learn: the captures' format, cdx, cdxj, crawl-log or
+//		pairs (default: detected from the first line).
+//	-learn-report FILE
+//		With -learn: write the evidence of each learned rule, and of
+//		each parameter kept, to FILE, a JSON object a line (package
+//		learn's Finding): its pairs of captures, how many agreed, and
+//		counterexamples.
 //	-list-profiles
 //		Print each profile with its steps and, on the next line, its key
 //		version (canon.Profile.KeyVersion), then, when -steps or -rules
@@ -273,6 +291,25 @@
 // steps on one URL, not the resolution of a reference) or -format tsv,
 // surt or expressions; each of those is a usage error. Explain normalizes each URL
 // once per step of the profile, so it is for reading, not for bulk use.
+//
+// # Learning rules
+//
+// With -learn, canon reads captures: captures of URLs that differ only in
+// some query parameters and keep returning one digest show that those
+// parameters do not name the page on that host ("?sid=…", "?from=home").
+// Package github.com/seed15588f71/canon/learn says how the evidence is
+// weighed (status-200 captures with a digest only, error pages and
+// redirects left out, captures next to each other in time, at least 5
+// agreeing pairs and 98 % agreement). The rules are learned against the
+// profile's keys, and written for -rules:
+//
+//	canon -learn -f index.cdx -learn-report findings.jsonl > site-rules.json
+//	canon -p crawler -rules site-rules.json < links.txt
+//
+// Read the report before using the rules: a rule merges the URLs it
+// names, and the crawler then fetches one of them. A CDX or CDXJ index
+// is read host by host (its order, by SURT), in the memory of one host's
+// captures; the other formats are kept whole until the end.
 //
 // # Rekey
 //

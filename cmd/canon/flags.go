@@ -43,6 +43,10 @@ type config struct {
 	escapedTSV   bool            // -rekey: the input starts with the "#canon" header, its fields escaped
 	encoding     canon.Encoding  // -encoding: the encoding of the page the URLs were read from
 	page         *canon.Base     // -base, read once (with -encoding)
+	learn        bool            // -learn: read captures, write the rules they show (learn.go)
+	learnInput   string          // -learn-input: the captures' format ("": detected)
+	learnReport  string          // -learn-report: a file for the findings, as JSON lines
+	profileSet   bool            // -p or -profile given
 }
 
 // schemeAllowed reports whether key (a URL's key, which starts with its
@@ -119,6 +123,7 @@ const usageText = `usage: canon [flags] [URL ...]
        canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
        canon -rekey [-p profile] [-steps list] [-base URL] < old.tsv
        canon -keyversion [-p profile] [-steps list] [-rules FILE]
+       canon -learn [-p profile] [-rules FILE] [-learn-input format] [-learn-report FILE] [-f FILE]
        canon -list-profiles
 
 canon prints the canonical key of each URL given as an argument, or of each
@@ -270,6 +275,9 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 		cfg.schemes = set
 		return err
 	})
+	fs.BoolVar(&cfg.learn, "learn", false, "read captures (an archive's CDX or CDXJ index, a Heritrix crawl.log, or \"url TAB digest [TAB time]\" lines)\nand write the canon.Rules they show as JSON: per host, the query parameters whose values do not change\nthe content (TrackingParams), learned against the profile's keys (default crawler; see above)")
+	fs.StringVar(&cfg.learnInput, "learn-input", "", "with -learn: the captures' `format`, one of "+learnFormats()+" (default: detected from the first line)")
+	fs.StringVar(&cfg.learnReport, "learn-report", "", "with -learn: write each finding (a learned rule or a parameter kept, with its pairs, agreement and\ncounterexamples) as a JSON line to `FILE`")
 	fs.BoolVar(&cfg.keyVersion, "keyversion", false, "print the key version (Profile.KeyVersion) of the profile that -p, -steps and -rules make, and exit:\nthe label to store with the keys (see Rekey)")
 	fs.BoolVar(&cfg.listProfiles, "list-profiles", false, "print each profile with its steps and its key version (Profile.KeyVersion), and the step names")
 	fs.BoolVar(&cfg.version, "version", false, "print the version")
@@ -320,10 +328,16 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 		rest = left
 	}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "progress" {
+		switch f.Name {
+		case "progress":
 			cfg.progressSet = true
+		case "p", "profile":
+			cfg.profileSet = true
 		}
 	})
+	if cfg.learn && !cfg.profileSet {
+		profile = "crawler" // (the rules are learned against a key profile's keys)
+	}
 	p, ok := canon.LookupProfile(profile)
 	if !ok {
 		return nil, exitUsage, fmt.Errorf("unknown profile %q: want %s (see -list-profiles)", profile, profileList())
@@ -411,6 +425,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 	}
 	if cfg.encoding != (canon.Encoding{}) && !p.Has(canon.ParseWHATWG) {
 		return nil, exitUsage, fmt.Errorf("-encoding %s needs a profile with ParseWHATWG (whatwg, crawler, archive, aggressive): the others read a query as UTF-8 (RFC 3987 section 3.1)", cfg.encoding.Name())
+	}
+	if err := checkLearnFlags(cfg); err != nil {
+		return nil, exitUsage, err
 	}
 	if cfg.keyVersion && (len(cfg.urls) > 0 || cfg.file != "") {
 		return nil, exitUsage, errors.New("-keyversion prints the profile's key version and reads no URLs")

@@ -49,6 +49,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runEqual(cfg, stdout, stderr)
 	}
 	var in io.Reader = stdin
+	if cfg.learn {
+		if cfg.file != "" && cfg.file != "-" {
+			f, err := os.Open(cfg.file)
+			if err != nil {
+				fmt.Fprintln(stderr, "canon:", err)
+				return exitUsage
+			}
+			defer f.Close()
+			in = f
+		}
+		return runLearn(cfg, in, stdout, stderr)
+	}
 	switch {
 	case len(cfg.urls) > 0:
 		in = nil
