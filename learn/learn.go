@@ -177,6 +177,21 @@ func (l *Learner) Add(c Capture) {
 	st.caps = append(st.caps, cp)
 }
 
+// Host returns the host whose rules a capture of rawURL is evidence for:
+// the host of its key under p (the zero Profile: canon.Crawler), as
+// canon.Rules name hosts. A pipeline that learns host by host (a Beam
+// transform) groups captures by it; ok is false for a URL p refuses.
+func Host(rawURL string, p canon.Profile) (host string, ok bool) {
+	if p == (canon.Profile{}) {
+		p = canon.Crawler
+	}
+	key, err := canon.Normalize(rawURL, p)
+	if err != nil {
+		return "", false
+	}
+	return keyHost(key)
+}
+
 // keyHost returns the host of a key as canon.Rules name hosts: without
 // userinfo and port, an IPv6 address in brackets.
 func keyHost(key string) (string, bool) {

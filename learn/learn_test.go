@@ -216,3 +216,30 @@ func TestLearnedRulesApply(t *testing.T) {
 		}
 	}
 }
+
+// TestHost: Host is the host Rules names for a capture, the one a
+// Learner files it under.
+func TestHost(t *testing.T) {
+	for _, c := range []struct {
+		url, want string
+		ok        bool
+	}{
+		{"HTTP://WWW.A.test:8080/x?y", "www.a.test", true},
+		{"http://u:p@[::1]:80/", "[::1]", true},
+		{"http://%zz/", "", false},
+	} {
+		h, ok := Host(c.url, canon.Profile{})
+		if h != c.want || ok != c.ok {
+			t.Errorf("Host(%q) = %q, %v, want %q, %v", c.url, h, ok, c.want, c.ok)
+		}
+	}
+	l := New(Options{})
+	for _, c := range site(20, 3, func(p, n int) string {
+		return fmt.Sprintf("HTTP://WWW.A.test:8080/item?id=%d&from=%d", p, n)
+	}, pageDigest) {
+		l.Add(c)
+	}
+	if h, _ := Host("HTTP://WWW.A.test:8080/", canon.Profile{}); len(l.Rules().Hosts[h].TrackingParams) == 0 {
+		t.Errorf("the Learner filed no rule under %q: %+v", h, l.Rules())
+	}
+}
