@@ -49,18 +49,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runEqual(cfg, stdout, stderr)
 	}
 	var in io.Reader = stdin
-	if cfg.learn {
-		if cfg.file != "" && cfg.file != "-" {
-			f, err := os.Open(cfg.file)
-			if err != nil {
-				fmt.Fprintln(stderr, "canon:", err)
-				return exitUsage
-			}
-			defer f.Close()
-			in = f
-		}
-		return runLearn(cfg, in, stdout, stderr)
-	}
 	switch {
 	case len(cfg.urls) > 0:
 		in = nil
@@ -72,6 +60,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		defer f.Close()
 		in = f
+	}
+	if cfg.learn {
+		return runLearn(cfg, in, stdout, stderr) // (captures, not URLs: no URL arguments)
 	}
 	return process(cfg, in, stdout, stderr)
 }
