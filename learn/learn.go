@@ -17,10 +17,11 @@
 // on the digest at least 98 % of the time over at least MinPairs pairs,
 // with at least three values of each parameter among the agreeing
 // captures (a parameter whose values 0 and 1 show one page but others do
-// not is relevant). Pages change: disagreements that a few host-wide
-// change points in time explain (every page of the host changed then)
-// are the host's churn, not the parameter's. A name learned on one host
-// says nothing about another.
+// not is relevant). Pages change: disagreements that up to four points
+// in time explain, each inside no agreeing pair's interval (the host's
+// pages changed then), are the host's churn, not the parameter's; they
+// are weighed only where the agreeing pairs would otherwise make a rule.
+// A name learned on one host says nothing about another.
 package learn
 
 import (
@@ -70,7 +71,7 @@ const (
 	errorDigestGroups = 5 // distinct groups of a judgment (judge) that make a shared digest an error page's
 	maxCandidates     = 12
 	maxSetSize        = 3
-	maxChangePoints   = 4 // host-wide content changes a set's disagreements may be explained by
+	maxChangePoints   = 4 // changes of the host's content in time a set's disagreements may be explained by
 	minChangeGroups   = 1 // groups whose disagreements a change point must explain
 )
 
@@ -586,7 +587,8 @@ func valueOf(c *capture, name string) string {
 
 // changePoints finds up to maxChangePoints times at which the host's
 // content changed: each lies inside the intervals of disagreeing pairs
-// of at least two groups and inside no agreeing pair's interval. It
+// of at least minChangeGroups groups and inside no agreeing pair's
+// interval, the one that explains most of those left first. It
 // returns whether a pair's disagreement is explained by one of them
 // (its interval holds one). Pairs without times are never explained.
 func changePoints(pairs []pair) func(pair) bool {
