@@ -329,7 +329,7 @@ func learnCaptures(h string, all []capture, minPairs int) ([]string, []Finding) 
 	}
 	var cands []string
 	for n, k := range count {
-		if k >= 2 {
+		if k >= 2 && ruleName(n) {
 			cands = append(cands, n)
 		}
 	}
@@ -365,9 +365,18 @@ func learnCaptures(h string, all []capture, minPairs int) ([]string, []Finding) 
 			}
 		}
 	}
+	// canon.Rules match names in any letter case: a learned name that
+	// another name of the host spells in another case would drop that one
+	// too, which nothing showed irrelevant.
+	folded := map[string]int{}
+	for n := range count {
+		folded[strings.ToLower(n)]++
+	}
 	var learned []string
 	for n := range ignored {
-		learned = append(learned, n)
+		if folded[strings.ToLower(n)] == 1 {
+			learned = append(learned, n)
+		}
 	}
 	sort.Strings(learned)
 	var keptNames []string
@@ -379,6 +388,20 @@ func learnCaptures(h string, all []capture, minPairs int) ([]string, []Finding) 
 		findings = append(findings, kept[n])
 	}
 	return learned, findings
+}
+
+// ruleName reports whether canon.Rules can hold the parameter name n
+// (see canon.Rules: printable ASCII, none of "&=;#?/,").
+func ruleName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if c := n[i]; c <= ' ' || c >= 0x7f || strings.IndexByte("&=;#?/,", c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // evidence returns the captures that can be evidence, in time order

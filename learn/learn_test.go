@@ -87,6 +87,12 @@ func TestLearnCases(t *testing.T) {
 			}
 			return cs
 		}(), nil},
+		{"a name canon.Rules cannot hold", site(20, 3, func(p, n int) string {
+			return fmt.Sprintf("http://a.test/item?id=%d&a,b=%s", p, tags[n%4])
+		}, pageDigest), nil},
+		{"a name another spells in another case", site(20, 3, func(p, n int) string {
+			return fmt.Sprintf("http://a.test/item?id=%d&ID=%s", p, tags[n%4])
+		}, pageDigest), nil},
 		{"a tag whose pages changed at one time", site(30, 3, func(p, n int) string {
 			return fmt.Sprintf("http://a.test/item?id=%d&from=%s", p, tags[n%4])
 		}, func(p, n int) string {
