@@ -83,9 +83,10 @@ type Learner struct {
 	p        canon.Profile
 	minPairs int
 	hostRuns bool
-	pending  map[string]*host    // hosts whose captures are not learned yet
-	run      string              // with HostRuns: the host of the last capture
-	learned  map[string][]string // the names learned per host, sorted
+	pending  map[string]*host           // hosts whose captures are not learned yet
+	run      string                     // with HostRuns: the host of the last capture
+	learned  map[string][]string        // the names learned per host, sorted
+	names    map[string]map[string]bool // the names (lowercased) each host's captures have
 	findings []Finding
 	Skipped  Skipped // captures that could not count, by reason
 }
@@ -120,7 +121,7 @@ func New(o Options) *Learner {
 		o.MinPairs = defaultMinPairs
 	}
 	return &Learner{p: o.Profile, minPairs: o.MinPairs, hostRuns: o.HostRuns,
-		pending: map[string]*host{}, learned: map[string][]string{}}
+		pending: map[string]*host{}, learned: map[string][]string{}, names: map[string]map[string]bool{}}
 }
 
 // emptyPayload holds the digests of an empty payload as indexes write
@@ -244,15 +245,42 @@ func splitKey(key string) (string, []param) {
 // rules.
 func (l *Learner) Rules() canon.Rules {
 	l.learnPending()
+	// A host's rules apply to its subdomains that have none of their
+	// own (canon.Rules.Hosts): a name learned for example.com that
+	// news.example.com's captures use, and nothing learned there, is
+	// no rule of example.com's.
+	drop := map[string]map[string]bool{}
+	for sub, seen := range l.names {
+		for d := sub; ; {
+			i := strings.IndexByte(d, '.')
+			if i < 0 {
+				break
+			}
+			d = d[i+1:]
+			for _, n := range l.learned[d] {
+				ln := strings.ToLower(n)
+				if seen[ln] && !slices.ContainsFunc(l.learned[sub], func(m string) bool { return strings.EqualFold(m, n) }) {
+					if drop[d] == nil {
+						drop[d] = map[string]bool{}
+					}
+					drop[d][n] = true
+				}
+			}
+		}
+	}
 	var r canon.Rules
-	for h, names := range l.learned {
+	for h, all := range l.learned {
+		names := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return drop[h][n] })
+		if len(names) == 0 {
+			continue
+		}
 		if r.Hosts == nil {
 			r.Hosts = map[string]canon.Rules{}
 		}
 		if l.p.Has(canon.RemoveTrackingParams) {
-			r.Hosts[h] = canon.Rules{TrackingParams: slices.Clone(names)}
+			r.Hosts[h] = canon.Rules{TrackingParams: names}
 		} else {
-			r.Hosts[h] = canon.Rules{SessionParams: slices.Clone(names)}
+			r.Hosts[h] = canon.Rules{SessionParams: names}
 		}
 	}
 	return r
@@ -303,6 +331,16 @@ func (l *Learner) learnHost(h string) {
 		return
 	}
 	delete(l.pending, h)
+	seen := l.names[h]
+	if seen == nil {
+		seen = map[string]bool{}
+		l.names[h] = seen
+	}
+	for _, c := range st.caps {
+		for _, p := range c.params {
+			seen[strings.ToLower(p.name)] = true
+		}
+	}
 	names, fs := learnCaptures(h, st.caps, l.minPairs)
 	l.findings = append(l.findings, fs...)
 	if len(names) > 0 {

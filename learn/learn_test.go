@@ -110,6 +110,27 @@ func TestLearnCases(t *testing.T) {
 	}
 }
 
+// TestLearnSubdomains: a host's rules apply to its subdomains without
+// rules of their own, so a name learned for a.test that news.a.test
+// uses, where it is not learned, is no rule; a subdomain that does not
+// use it leaves it.
+func TestLearnSubdomains(t *testing.T) {
+	tags := []string{"home", "nav", "mail", "footer"}
+	parent := site(20, 3, func(p, n int) string {
+		return fmt.Sprintf("http://a.test/item?id=%d&from=%s", p, tags[n%4])
+	}, pageDigest)
+	news := site(20, 3, func(p, n int) string {
+		return fmt.Sprintf("http://news.a.test/list?from=%d", p*3+n%3)
+	}, func(p, n int) string { return fmt.Sprintf("sha1:N%d", p*3+n%3) })
+	other := site(5, 1, func(p, n int) string { return fmt.Sprintf("http://shop.a.test/p%d", p) }, pageDigest)
+	if got := learned(t, Options{}, append(slices.Clone(parent), other...)); !slices.Equal(got["a.test"], []string{"from"}) {
+		t.Errorf("with a subdomain that has no from: %v, want from on a.test", got)
+	}
+	if got := learned(t, Options{}, append(slices.Clone(parent), news...)); len(got) != 0 {
+		t.Errorf("with news.a.test, where from names the page: %v, want no rule", got)
+	}
+}
+
 // TestLearnReport checks the evidence the report gives: a learned set
 // with its pairs, and a kept parameter with counterexamples that are
 // captures of the host differing in it.
