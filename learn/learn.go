@@ -71,8 +71,10 @@ const (
 	errorDigestGroups = 5 // distinct groups of a judgment (judge) that make a shared digest an error page's
 	maxCandidates     = 12
 	maxSetSize        = 3
-	maxChangePoints   = 4 // changes of the host's content in time a set's disagreements may be explained by
-	minChangeGroups   = 1 // groups whose disagreements a change point must explain
+	maxHostCaptures   = 100_000 // a host with more is sampled (host.shift)
+	maxChangePairs    = 2000    // pairs of each kind changePoints weighs (a larger set is sampled)
+	maxChangePoints   = 4       // changes of the host's content in time a set's disagreements may be explained by
+	minChangeGroups   = 1       // groups whose disagreements a change point must explain
 )
 
 // Learner learns rules from captures (Add) and gives them (Rules) with
@@ -91,13 +93,31 @@ type Learner struct {
 	Skipped  Skipped // captures that could not count, by reason
 }
 
-// Skipped counts the captures Add left out.
+// Skipped counts the captures Add left out: by their status, digest or
+// URL, and those a host with more than 100,000 captures leaves out of its
+// sample (Sampled).
 type Skipped struct {
-	Status, NoDigest, EmptyPayload, Invalid int
+	Status, NoDigest, EmptyPayload, Invalid, Sampled int
 }
 
 type host struct {
 	caps []capture
+	// shift: the host has more captures than maxHostCaptures, and only
+	// those whose path's hash has shift low bits of 0 are kept (a sample
+	// by path keeps a path's captures together, and the same captures
+	// give the same sample in any order).
+	shift uint
+}
+
+// pathHash is the hash a large host's captures are sampled by (FNV-1a:
+// the same in every process).
+func pathHash(path string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(path); i++ {
+		h ^= uint64(path[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 // capture is a Capture as the learner reads it: its key's path (up to the
@@ -176,7 +196,42 @@ func (l *Learner) Add(c Capture) {
 		st = &host{}
 		l.pending[h] = st
 	}
+	if st.shift > 0 && pathHash(cp.path)&(1<<st.shift-1) != 0 {
+		l.sampledOut(h, cp)
+		return
+	}
 	st.caps = append(st.caps, cp)
+	for len(st.caps) > maxHostCaptures {
+		st.shift++
+		st.caps = slices.DeleteFunc(st.caps, func(c capture) bool {
+			if pathHash(c.path)&(1<<st.shift-1) != 0 {
+				l.sampledOut(h, c)
+				return true
+			}
+			return false
+		})
+	}
+}
+
+// sampledOut counts a capture of host h that its sample leaves out, and
+// keeps its names for the subdomain rule of Rules.
+func (l *Learner) sampledOut(h string, c capture) {
+	l.Skipped.Sampled++
+	l.noteNames(h, []capture{c})
+}
+
+// noteNames records the parameter names of captures of host h.
+func (l *Learner) noteNames(h string, caps []capture) {
+	seen := l.names[h]
+	if seen == nil {
+		seen = map[string]bool{}
+		l.names[h] = seen
+	}
+	for _, c := range caps {
+		for _, p := range c.params {
+			seen[strings.ToLower(p.name)] = true
+		}
+	}
 }
 
 // Host returns the host whose rules a capture of rawURL is evidence for:
@@ -331,16 +386,7 @@ func (l *Learner) learnHost(h string) {
 		return
 	}
 	delete(l.pending, h)
-	seen := l.names[h]
-	if seen == nil {
-		seen = map[string]bool{}
-		l.names[h] = seen
-	}
-	for _, c := range st.caps {
-		for _, p := range c.params {
-			seen[strings.ToLower(p.name)] = true
-		}
-	}
+	l.noteNames(h, st.caps)
 	names, fs := learnCaptures(h, st.caps, l.minPairs)
 	l.findings = append(l.findings, fs...)
 	if len(names) > 0 {
@@ -664,6 +710,9 @@ func changePoints(pairs []pair) func(pair) bool {
 			dis = append(dis, p)
 		}
 	}
+	// (Quadratic in the pairs: a sample of evenly spaced ones beyond
+	// maxChangePairs.)
+	dis, agr = spaced(dis, maxChangePairs), spaced(agr, maxChangePairs)
 	inside := func(t int64, p pair) bool { return p.t1 < t && t <= p.t2 }
 	// A change point lies where no agreeing pair spans, inside the
 	// disagreeing pairs it explains: the ends of the intervals are the
@@ -721,4 +770,16 @@ func changePoints(pairs []pair) func(pair) bool {
 		}
 		return false
 	}
+}
+
+// spaced returns at most n of ps, evenly spaced.
+func spaced(ps []pair, n int) []pair {
+	if len(ps) <= n {
+		return ps
+	}
+	out := make([]pair, n)
+	for i := range out {
+		out[i] = ps[i*len(ps)/n]
+	}
+	return out
 }

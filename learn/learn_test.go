@@ -165,7 +165,7 @@ func TestLearnSkipped(t *testing.T) {
 	l.Add(Capture{URL: "http://a.test/", Status: 200, Digest: "da39a3ee5e6b4b0d3255bfef95601890afd80709"})
 	l.Add(Capture{URL: "http://a.test/", Status: 200, Digest: "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ"})
 	l.Add(Capture{URL: "http://[::1/", Status: 200, Digest: "sha1:X"})
-	if want := (Skipped{Status: 1, NoDigest: 2, EmptyPayload: 2, Invalid: 1}); l.Skipped != want {
+	if want := (Skipped{Status: 1, NoDigest: 2, EmptyPayload: 2, Invalid: 1, Sampled: 0}); l.Skipped != want {
 		t.Errorf("Skipped = %+v, want %+v", l.Skipped, want)
 	}
 }
@@ -268,5 +268,32 @@ func TestHost(t *testing.T) {
 	}
 	if h, _ := Host("HTTP://WWW.A.test:8080/", canon.Profile{}); len(l.Rules().Hosts[h].TrackingParams) == 0 {
 		t.Errorf("the Learner filed no rule under %q: %+v", h, l.Rules())
+	}
+}
+
+// TestLearnLargeHost: a host with more captures than the learner holds
+// is sampled by path, to at most maxHostCaptures, the same sample in any
+// order, and its rule is still learned.
+func TestLearnLargeHost(t *testing.T) {
+	tags := []string{"home", "nav", "mail", "footer"}
+	cs := site(maxHostCaptures/3+5000, 3, func(p, n int) string {
+		return fmt.Sprintf("http://a.test/p%d?from=%s", p, tags[n%4])
+	}, pageDigest)
+	l := New(Options{})
+	for _, c := range cs {
+		l.Add(c)
+	}
+	if n := len(l.pending["a.test"].caps); n > maxHostCaptures || n < maxHostCaptures/4 || l.Skipped.Sampled != len(cs)-n {
+		t.Fatalf("%d captures: %d kept, %d sampled out; want at most %d kept and the rest sampled out", len(cs), n, l.Skipped.Sampled, maxHostCaptures)
+	}
+	if got := l.Rules().Hosts["a.test"].TrackingParams; !slices.Equal(got, []string{"from"}) {
+		t.Errorf("learned %q, want from", got)
+	}
+	r := New(Options{})
+	for i := len(cs) - 1; i >= 0; i-- {
+		r.Add(cs[i])
+	}
+	if r.Skipped.Sampled != l.Skipped.Sampled {
+		t.Errorf("in reverse order %d sampled out, in order %d", r.Skipped.Sampled, l.Skipped.Sampled)
 	}
 }

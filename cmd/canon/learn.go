@@ -107,8 +107,12 @@ func runLearn(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	sk := l.Skipped
-	fmt.Fprintf(stderr, "canon: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL): rules for %d hosts\n",
-		read, malformed, sk.Status, sk.NoDigest, sk.EmptyPayload, sk.Invalid, len(rules.Hosts))
+	sampled := ""
+	if sk.Sampled > 0 {
+		sampled = fmt.Sprintf(", %d out of the sample of a host with more than 100000", sk.Sampled)
+	}
+	fmt.Fprintf(stderr, "canon: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL%s): rules for %d hosts\n",
+		read, malformed, sk.Status, sk.NoDigest, sk.EmptyPayload, sk.Invalid, sampled, len(rules.Hosts))
 	return exitOK
 }
 
