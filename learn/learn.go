@@ -299,22 +299,69 @@ func splitKey(key string) (string, []param) {
 // neither, no list would be read: canon.Profile.WithRules refuses the
 // rules.
 func (l *Learner) Rules() canon.Rules {
+	return Merge(l.Hosts(), l.p)
+}
+
+// HostRules is what a Learner learned of one host: the names learned
+// (Learned), and every parameter name its captures have, in lowercase
+// (Names), which Merge needs for the rules of the host's parent domains.
+type HostRules struct {
+	Host    string
+	Learned []string `json:",omitempty"`
+	Names   []string `json:",omitempty"`
+}
+
+// Hosts returns what the Learner learned of each host it has captures
+// of, by host. A pipeline that learns each host apart (a Beam transform:
+// a Learner a host) gives Merge the Hosts of its Learners, which makes
+// the Rules one Learner of all the captures makes.
+func (l *Learner) Hosts() []HostRules {
 	l.learnPending()
-	// A host's rules apply to its subdomains that have none of their
-	// own (canon.Rules.Hosts): a name learned for example.com that
-	// news.example.com's captures use, and nothing learned there, is
-	// no rule of example.com's.
+	out := make([]HostRules, 0, len(l.names))
+	for h, seen := range l.names {
+		names := make([]string, 0, len(seen))
+		for n := range seen {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		out = append(out, HostRules{Host: h, Learned: slices.Clone(l.learned[h]), Names: names})
+	}
+	slices.SortFunc(out, func(a, b HostRules) int { return strings.Compare(a.Host, b.Host) })
+	return out
+}
+
+// Merge makes the canon.Rules of the hosts' results under the profile p
+// (the zero Profile: canon.Crawler), as Learner.Rules does: the union of
+// the results of a host, in the list p reads (see Learner.Rules); a name
+// learned for a host that a subdomain's captures use, where it is not
+// learned, is left out (a host's rules apply to its subdomains without
+// rules of their own: a name learned for example.com that
+// news.example.com's captures use there is no rule of example.com's).
+func Merge(hosts []HostRules, p canon.Profile) canon.Rules {
+	if p == (canon.Profile{}) {
+		p = canon.Crawler
+	}
+	learned := map[string][]string{}
+	names := map[string]map[string]bool{}
+	for _, h := range hosts {
+		learned[h.Host] = append(learned[h.Host], h.Learned...)
+		if names[h.Host] == nil {
+			names[h.Host] = map[string]bool{}
+		}
+		for _, n := range h.Names {
+			names[h.Host][strings.ToLower(n)] = true
+		}
+	}
 	drop := map[string]map[string]bool{}
-	for sub, seen := range l.names {
+	for sub, seen := range names {
 		for d := sub; ; {
 			i := strings.IndexByte(d, '.')
 			if i < 0 {
 				break
 			}
 			d = d[i+1:]
-			for _, n := range l.learned[d] {
-				ln := strings.ToLower(n)
-				if seen[ln] && !slices.ContainsFunc(l.learned[sub], func(m string) bool { return strings.EqualFold(m, n) }) {
+			for _, n := range learned[d] {
+				if seen[strings.ToLower(n)] && !slices.ContainsFunc(learned[sub], func(m string) bool { return strings.EqualFold(m, n) }) {
 					if drop[d] == nil {
 						drop[d] = map[string]bool{}
 					}
@@ -324,18 +371,20 @@ func (l *Learner) Rules() canon.Rules {
 		}
 	}
 	var r canon.Rules
-	for h, all := range l.learned {
-		names := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return drop[h][n] })
-		if len(names) == 0 {
+	for h, all := range learned {
+		list := slices.Clone(all)
+		slices.Sort(list)
+		list = slices.DeleteFunc(slices.Compact(list), func(n string) bool { return drop[h][n] })
+		if len(list) == 0 {
 			continue
 		}
 		if r.Hosts == nil {
 			r.Hosts = map[string]canon.Rules{}
 		}
-		if l.p.Has(canon.RemoveTrackingParams) {
-			r.Hosts[h] = canon.Rules{TrackingParams: names}
+		if p.Has(canon.RemoveTrackingParams) {
+			r.Hosts[h] = canon.Rules{TrackingParams: list}
 		} else {
-			r.Hosts[h] = canon.Rules{SessionParams: names}
+			r.Hosts[h] = canon.Rules{SessionParams: list}
 		}
 	}
 	return r

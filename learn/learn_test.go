@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -295,5 +296,46 @@ func TestLearnLargeHost(t *testing.T) {
 	}
 	if r.Skipped.Sampled != l.Skipped.Sampled {
 		t.Errorf("in reverse order %d sampled out, in order %d", r.Skipped.Sampled, l.Skipped.Sampled)
+	}
+}
+
+// TestMerge: learning each host with a Learner of its own and merging
+// their Hosts gives one Learner's Rules, the subdomain rule included.
+func TestMerge(t *testing.T) {
+	tags := []string{"home", "nav", "mail", "footer"}
+	var cs []Capture
+	for _, h := range []string{"a.test", "news.a.test", "b.test"} {
+		cs = append(cs, site(20, 3, func(p, n int) string {
+			if h == "news.a.test" {
+				return fmt.Sprintf("http://%s/list?from=%d", h, p*3+n%3)
+			}
+			return fmt.Sprintf("http://%s/item?id=%d&from=%s", h, p, tags[n%4])
+		}, func(p, n int) string {
+			if h == "news.a.test" {
+				return fmt.Sprintf("sha1:N%d", p*3+n%3)
+			}
+			return fmt.Sprintf("sha1:%sP%d", h[:1], p)
+		})...)
+	}
+	one := New(Options{})
+	each := map[string]*Learner{}
+	for _, c := range cs {
+		one.Add(c)
+		h, _ := Host(c.URL, canon.Profile{})
+		if each[h] == nil {
+			each[h] = New(Options{})
+		}
+		each[h].Add(c)
+	}
+	var hosts []HostRules
+	for _, l := range each {
+		hosts = append(hosts, l.Hosts()...)
+	}
+	want := one.Rules()
+	if got := Merge(hosts, canon.Profile{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("Merge of each host's = %+v, one Learner's = %+v", got, want)
+	}
+	if !reflect.DeepEqual(want.Hosts, map[string]canon.Rules{"b.test": {TrackingParams: []string{"from"}}}) {
+		t.Errorf("rules %+v, want from on b.test only (news.a.test uses from)", want)
 	}
 }
