@@ -6,10 +6,14 @@
 // safebrowsing), as text shards; every line the profile rejects goes to a
 // failures output with its error, worded as the canon command words it. A
 // blank line, as for the canon command, is neither a key nor a failure.
+// With -mode learn it reads capture indexes instead (-learn-input cdx,
+// cdxj, crawl-log or pairs) and writes the rules canon -learn writes for
+// them.
 //
 //	canon-beam -input 'links/*.txt' -output /tmp/canon-beam/keys -mode dedup
 //	canon-beam -input 'crawl/*.txt' -output /tmp/canon-beam/cdx -mode surt -profile archive
 //	canon-beam -input 'urls/*.txt' -output /tmp/canon-beam/sb -mode expressions -profile safebrowsing -hash 4
+//	canon-beam -input 'cdx/*.cdx' -output /tmp/canon-beam/rules -mode learn -learn-input cdx -profile crawler
 //
 // It runs on prism, Beam's in-process runner, unless --runner names
 // another (dataflow, flink, spark, universal); the runner flags are
@@ -27,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,6 +42,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/seed15588f71/canon"
 	"github.com/seed15588f71/canon/beam/canonbeam"
+	"github.com/seed15588f71/canon/learn"
 
 	// The file systems -input and -output may name: local paths, gs://
 	// (Google Cloud Storage) and s3:// (Amazon S3 and S3-compatible
@@ -57,7 +63,8 @@ type config struct {
 	rules          string // file of canon.Rules in JSON, or ""
 	base           string
 	pairs          bool   // lines are page TAB href
-	mode           string // keys, dedup, count, tsv, surt or expressions
+	mode           string // keys, dedup, count, tsv, surt, expressions or learn
+	learnInput     string // -mode learn: the captures' format (cdx, cdxj, crawl-log or pairs)
 	hash           int    // -mode expressions: bytes of SHA-256 in a third column, 0 for none
 	shards         int
 }
@@ -70,7 +77,8 @@ func defineFlags(fs *flag.FlagSet) *config {
 	c := &config{}
 	fs.StringVar(&c.input, "input", "", "`glob` of the text files to read, one URL a line (required; gs:// and s3:// work where the workers can read them)")
 	fs.StringVar(&c.output, "output", "", "`prefix` of the output shards, written as PREFIX-SSSSS-of-NNNNN (required)")
-	fs.StringVar(&c.mode, "mode", "keys", "keys: a key per valid line (-pairs: page TAB key);\ndedup: distinct keys; count: count TAB key per distinct key;\ntsv: input TAB key per valid line (-pairs: page TAB href TAB key);\nsurt: the SURT of the key per valid line, as canon -format surt (-pairs: page TAB SURT;\nany profile: archive's keys are the CDX keys);\nexpressions (-profile safebrowsing): input TAB expression per lookup expression of\neach valid line's key (-pairs: page TAB href TAB expression), TAB hex with -hash")
+	fs.StringVar(&c.mode, "mode", "keys", "keys: a key per valid line (-pairs: page TAB key);\ndedup: distinct keys; count: count TAB key per distinct key;\ntsv: input TAB key per valid line (-pairs: page TAB href TAB key);\nsurt: the SURT of the key per valid line, as canon -format surt (-pairs: page TAB SURT;\nany profile: archive's keys are the CDX keys);\nexpressions (-profile safebrowsing): input TAB expression per lookup expression of\neach valid line's key (-pairs: page TAB href TAB expression), TAB hex with -hash;\nlearn: the lines are captures (-learn-input): the canon.Rules they show, as canon -learn writes them\n(one file; -profile crawler, archive or aggressive)")
+	fs.StringVar(&c.learnInput, "learn-input", "", "with -mode learn (required): the captures' `format`, one of "+learnFormats()+"\n(cdx: 9 or 11 fields in the default order)")
 	fs.IntVar(&c.hash, "hash", 0, "with -mode expressions: a third column, the first `N` bytes of the expression's SHA-256\nin lowercase hex (4 to 32: 4 is the prefix Safe Browsing v4/v5 looks up, 32 the full hash;\n0: no hash column)")
 	fs.StringVar(&c.profile, "profile", "rfc3986", "profile `name`: rfc3986, iri, webcapture, powder, whatwg, crawler, archive, aggressive\nor safebrowsing")
 	fs.StringVar(&c.rules, "rules", "", "JSON `file` of canon.Rules, applied to the profile with WithRules\n(they act through the steps RemoveTrackingParams and RemoveSessionIDs)")
@@ -99,13 +107,16 @@ func usageError(format string, args ...any) error {
 const usageLine = `usage: canon-beam -input GLOB -output PREFIX [-mode keys|dedup|count|tsv|surt|expressions]
                   [-hash N] [-profile NAME] [-rules FILE] [-base URL | -pairs] [-failures PREFIX]
                   [-failures-format tsv|jsonl] [-shards N] [Beam's flags: --runner NAME --endpoint HOST:PORT ...]
+       canon-beam -input GLOB -output PREFIX -mode learn -learn-input cdx|cdxj|crawl-log|pairs
+                  -profile crawler|archive|aggressive [-rules FILE] [-failures PREFIX] [...]
 
 canon-beam runs canon on Apache Beam: it reads text files of URLs, one a
 line, and writes their keys (canon.Normalize), distinct keys, counts,
 input TAB key, the keys' SURTs (canon.SURT) or their Safe Browsing lookup
 expressions (canon.LookupExpressions), and each line that fails with its
-error. Blank lines are neither. Without --runner it runs on prism, in
-this process.
+error. Blank lines are neither. With -mode learn it reads captures and
+writes the canon.Rules they show (package learn), as canon -learn does.
+Without --runner it runs on prism, in this process.
 `
 
 // usage writes the usage line, the command's own flags, then Beam's:
@@ -239,8 +250,15 @@ func buildPipeline(ctx context.Context, cfg *config) (*beam.Pipeline, error) {
 		if !prof.Has(canon.ParseSafeBrowsing) {
 			return nil, usageError("-mode expressions needs -profile safebrowsing: the expressions are made of its key")
 		}
+	case "learn":
+		if err := checkLearn(cfg, prof); err != nil {
+			return nil, err
+		}
 	default:
-		return nil, usageError("unknown mode %q (keys, dedup, count, tsv, surt or expressions)", cfg.mode)
+		return nil, usageError("unknown mode %q (keys, dedup, count, tsv, surt, expressions or learn)", cfg.mode)
+	}
+	if cfg.learnInput != "" && cfg.mode != "learn" {
+		return nil, usageError("-learn-input needs -mode learn")
 	}
 	switch {
 	case cfg.hash != 0 && cfg.mode != "expressions":
@@ -278,6 +296,15 @@ func buildPipeline(ctx context.Context, cfg *config) (*beam.Pipeline, error) {
 	lines := beam.ParDo(s, trimCR, textio.Read(s, cfg.input))
 	var out, failures beam.PCollection
 	switch {
+	case cfg.mode == "learn":
+		var captures beam.PCollection
+		captures, failures = canonbeam.ParseCaptures(s, learn.Format(cfg.learnInput), lines)
+		rules := canonbeam.LearnRules(s, prof, captures)
+		// One file, whatever -shards (which the failures take): the
+		// rules' JSON, its lines as canon -learn writes them.
+		writeShards(s.Scope("output"), cfg.output, 1, beam.ParDo(s, trimNewline, rules))
+		writeShards(s.Scope("failures"), cfg.failuresPrefix(), cfg.shards, beam.ParDo(s, &formatFailureFn{JSONL: cfg.failuresFormat == "jsonl"}, failures))
+		return p, nil
 	case cfg.mode == "surt" || cfg.mode == "expressions":
 		// Each valid line's key with the line (page and href, for
 		// -pairs), and from the key the line's output lines.
@@ -383,6 +410,7 @@ func checkGlob(ctx context.Context, glob string) error {
 
 func init() {
 	register.Function1x1(trimCR)
+	register.Function1x1(trimNewline)
 	register.DoFn4x0[context.Context, string, func(string, string), func(canonbeam.Failure)](&splitPairFn{})
 	register.Function2x1(formatTSV)
 	register.Function2x1(formatLinkTSV)
@@ -398,6 +426,36 @@ func init() {
 // column of the tsv and failure outputs (the key is the same either way:
 // canon trims trailing control characters).
 func trimCR(line string) string { return strings.TrimSuffix(line, "\r") }
+
+// trimNewline drops the newline that ends LearnRules' JSON: writeShards
+// ends each element with one.
+func trimNewline(s string) string { return strings.TrimSuffix(s, "\n") }
+
+// learnFormats lists the formats -learn-input takes.
+func learnFormats() string {
+	names := make([]string, len(learn.Formats))
+	for i, f := range learn.Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
+}
+
+// checkLearn refuses what -mode learn cannot do, as canon -learn does:
+// a format it does not read (and none: a line alone does not show it),
+// a profile whose rules would not be read, -base and -pairs.
+func checkLearn(cfg *config, prof canon.Profile) error {
+	switch {
+	case cfg.learnInput == "":
+		return usageError("-mode learn needs -learn-input, the captures' format: %s", learnFormats())
+	case !slices.Contains(learn.Formats, learn.Format(cfg.learnInput)):
+		return usageError("-learn-input %q: want one of %s", cfg.learnInput, learnFormats())
+	case !prof.Has(canon.RemoveTrackingParams) && !prof.Has(canon.RemoveSessionIDs):
+		return usageError("-mode learn: the profile %s has neither RemoveTrackingParams nor RemoveSessionIDs, which read the rules it learns: use -profile crawler, archive or aggressive", cfg.profile)
+	case cfg.base != "" || cfg.pairs:
+		return usageError("-mode learn reads captures: -base and -pairs do not apply")
+	}
+	return nil
+}
 
 // Counters of the lines splitPairFn settles itself, added to canonbeam's
 // counters of the same names (the summary sums them); keyLinesFn moves a
@@ -596,6 +654,10 @@ func printSummary(w io.Writer, res beam.PipelineResult, cfg *config) {
 	if res == nil {
 		return
 	}
+	if cfg.mode == "learn" {
+		printLearnSummary(w, res, cfg)
+		return
+	}
 	var keys, failures, blank int64
 	found := false
 	for _, c := range res.Metrics().AllMetrics().Counters() {
@@ -616,4 +678,20 @@ func printSummary(w io.Writer, res beam.PipelineResult, cfg *config) {
 		return
 	}
 	fmt.Fprintf(w, "canon-beam: %d lines (%d blank), %d failed (%s-*)\n", keys+failures+blank, blank, failures, cfg.failuresPrefix())
+}
+
+// printLearnSummary reports the counters of canonbeam's learning
+// transforms, as canon -learn reports its reading.
+func printLearnSummary(w io.Writer, res beam.PipelineResult, cfg *config) {
+	n := map[string]int64{}
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Namespace() == "canon.learn" {
+			n[c.Name()] += c.Result()
+		}
+	}
+	if len(n) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "canon-beam: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL): rules for %d hosts (%s-*)\n",
+		n["captures"], n["malformed"], n["skipped-status"], n["skipped-no-digest"], n["skipped-empty-payload"], n["no-host"]+n["skipped-invalid"], n["rule-hosts"], cfg.failuresPrefix())
 }
