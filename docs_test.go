@@ -753,6 +753,7 @@ func TestDocFigures(t *testing.T) {
 	// in the library and the command; docs/testing.md counts and lists
 	// them.
 	long := append(testFuncsReading(t, ".", "longTests"), testFuncsReading(t, filepath.Join("cmd", "canon"), "longTests")...)
+	long = append(long, testFuncsReading(t, "learn", "longTests")...)
 	slices.Sort(long)
 	figure("docs/testing.md", `Without -long, `+num+` tests run a sample`, len(long))
 	b, err := os.ReadFile("docs/testing.md")

@@ -761,7 +761,13 @@ func TestSyntheticSites(t *testing.T) {
 		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) { run(t, seed) })
 	}
 	t.Run("held-out", func(t *testing.T) {
-		for _, seed := range synthHeldOutSeeds {
+		seeds := synthHeldOutSeeds
+		if *longTests {
+			for s := uint64(7007); s < 7027; s++ {
+				seeds = append(seeds, s)
+			}
+		}
+		for _, seed := range seeds {
 			t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) { run(t, seed) })
 		}
 	})
