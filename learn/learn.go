@@ -25,7 +25,6 @@
 package learn
 
 import (
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -250,23 +249,31 @@ func Host(rawURL string, p canon.Profile) (host string, ok bool) {
 }
 
 // keyHost returns the host of a key as canon.Rules name hosts: without
-// userinfo and port, an IPv6 address in brackets.
+// userinfo and port, an IPv6 address in brackets. A key is canonical, so
+// its authority is what follows "//" up to the path, query or fragment
+// (no reading of the URL again).
 func keyHost(key string) (string, bool) {
-	u, err := url.Parse(key)
-	if err != nil || u.Host == "" {
-		return "", false
+	i := strings.Index(key, "//")
+	if i < 0 || strings.IndexByte(key[:i], '/') >= 0 || strings.IndexAny(key[:i], "?#") >= 0 {
+		return "", false // no authority
 	}
-	h := u.Host
-	if strings.HasPrefix(h, "[") {
-		if i := strings.IndexByte(h, ']'); i >= 0 {
-			return h[:i+1], true
+	auth := key[i+2:]
+	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
+		auth = auth[:j]
+	}
+	if j := strings.LastIndexByte(auth, '@'); j >= 0 {
+		auth = auth[j+1:]
+	}
+	if strings.HasPrefix(auth, "[") {
+		if j := strings.IndexByte(auth, ']'); j >= 0 {
+			return auth[:j+1], true
 		}
 		return "", false
 	}
-	if i := strings.LastIndexByte(h, ':'); i >= 0 {
-		h = h[:i]
+	if j := strings.LastIndexByte(auth, ':'); j >= 0 {
+		auth = auth[:j]
 	}
-	return h, h != ""
+	return auth, auth != ""
 }
 
 // splitKey splits a key into what precedes its query and its query's
