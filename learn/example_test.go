@@ -1,6 +1,7 @@
 package learn_test
 
 import (
+	"bufio"
 	"fmt"
 	"strings"
 	"time"
@@ -112,4 +113,12 @@ func ExampleMerge() {
 	fmt.Println(learn.Merge(hosts, canon.Crawler).Hosts)
 	// Output:
 	// map[shop.example:{[from] [] [] [] map[]}]
+}
+
+func ExamplePeekFormat() {
+	br := bufio.NewReader(strings.NewReader("# captures of a crawl\nhttps://shop.example/\tsha1:PAGE01\t20240501120000\n"))
+	f, err := learn.PeekFormat(br)
+	fmt.Println(f, err)
+	// Output:
+	// pairs <nil>
 }

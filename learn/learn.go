@@ -254,7 +254,7 @@ func Host(rawURL string, p canon.Profile) (host string, ok bool) {
 // (no reading of the URL again).
 func keyHost(key string) (string, bool) {
 	i := strings.Index(key, "//")
-	if i < 0 || strings.IndexByte(key[:i], '/') >= 0 || strings.IndexAny(key[:i], "?#") >= 0 {
+	if i < 0 || strings.ContainsAny(key[:i], "/?#") {
 		return "", false // no authority
 	}
 	auth := key[i+2:]

@@ -66,6 +66,25 @@ func isCDXHeader(line string) bool {
 	return t == "CDX" || strings.HasPrefix(t, "CDX ")
 }
 
+// PeekFormat returns the format of the index br reads, detected from its
+// first line that is not empty or a comment, as ReadCaptures detects it,
+// without reading past br's buffer or consuming what it looks at; "" and
+// no error when the buffer holds no such line (ReadCaptures will tell).
+func PeekFormat(br *bufio.Reader) (Format, error) {
+	b, _ := br.Peek(br.Size())
+	for len(b) > 0 {
+		line, rest, found := bytes.Cut(b, []byte("\n"))
+		if !found && len(b) == br.Size() {
+			return "", nil // (a line longer than the buffer)
+		}
+		if s := strings.TrimRight(string(line), "\r"); !skippable(s) {
+			return DetectFormat(s)
+		}
+		b = rest
+	}
+	return "", nil
+}
+
 // DetectFormat returns the format of an index from its first non-empty,
 // non-comment line.
 func DetectFormat(line string) (Format, error) {

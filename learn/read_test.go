@@ -1,7 +1,9 @@
 package learn
 
 import (
+	"bufio"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -431,4 +433,30 @@ func FuzzReadCaptures(f *testing.F) {
 			t.Fatalf("error without a line number: %v", err)
 		}
 	})
+}
+
+// TestPeekFormat: PeekFormat detects as ReadCaptures does, skipping
+// blank and comment lines, and consumes nothing.
+func TestPeekFormat(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Format
+	}{
+		{"   \n# a comment\nhttp://a.test/\tsha1:X\n", Pairs},
+		{"\r\n CDX N b a m s k r M S V g\r\n", CDX},
+		{"", ""},
+		{"# only a comment\n", ""},
+	} {
+		br := bufio.NewReader(strings.NewReader(c.in))
+		f, err := PeekFormat(br)
+		if f != c.want || err != nil {
+			t.Errorf("PeekFormat(%q) = %q, %v, want %q", c.in, f, err, c.want)
+		}
+		if rest, _ := io.ReadAll(br); string(rest) != c.in {
+			t.Errorf("PeekFormat(%q) consumed input: %q left", c.in, rest)
+		}
+	}
+	if _, err := PeekFormat(bufio.NewReader(strings.NewReader("not an index\n"))); err == nil {
+		t.Error("PeekFormat of a line of no format: no error")
+	}
 }

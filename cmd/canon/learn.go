@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,16 +59,13 @@ func runLearn(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 	br := bufio.NewReaderSize(in, 1<<16)
 	format := learn.Format(cfg.learnInput)
 	if format == "" {
-		// (Detected here, for HostRuns: ReadCaptures would detect it
-		// the same way.)
-		if line := firstLine(br); line != "" {
-			f, err := learn.DetectFormat(line)
-			if err != nil {
-				fmt.Fprintln(stderr, "canon:", err)
-				return exitProblem
-			}
-			format = f
+		// (Detected here, for HostRuns, as ReadCaptures detects it.)
+		f, err := learn.PeekFormat(br)
+		if err != nil {
+			fmt.Fprintln(stderr, "canon:", err)
+			return exitProblem
 		}
+		format = f
 	}
 	// A CDX or CDXJ index is sorted (by SURT): a host's captures come
 	// together, and each host is learned when its run ends.
@@ -132,22 +128,4 @@ func writeFindings(path string, findings []learn.Finding) error {
 		}
 	}
 	return f.Close()
-}
-
-// firstLine returns the first line of br that is not empty or a "#"
-// comment, without reading past the buffer ("": none there).
-func firstLine(br *bufio.Reader) string {
-	b, _ := br.Peek(br.Size())
-	for len(b) > 0 {
-		line, rest, _ := bytes.Cut(b, []byte("\n"))
-		line = bytes.TrimRight(line, "\r")
-		if len(line) > 0 && line[0] != '#' {
-			if len(rest) == 0 && len(b) == br.Size() {
-				return "" // (a line longer than the buffer: ReadCaptures detects)
-			}
-			return string(line)
-		}
-		b = rest
-	}
-	return ""
 }
