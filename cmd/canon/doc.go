@@ -316,8 +316,8 @@
 // A key lasts as long as its key version, which -keyversion prints
 // (canon.Profile.KeyVersion) for the profile -p, -steps and -rules make:
 // the profile's rule version, a digest of the rules, the Unicode version
-// of the IDNA and NFC tables, and, for archive and aggressive, the Public
-// Suffix List snapshot, as in
+// of the IDNA and NFC tables, and, for a profile with StripWWW, the
+// Public Suffix List snapshot, as in
 //
 //	$ canon -p crawler -keyversion
 //	crawler/5 unicode-15.0.0
@@ -337,6 +337,14 @@
 //
 //	canon -p crawler -format tsv -header < links.txt > index.tsv  # then
 //	canon -p crawler -rekey < index.tsv > changed.tsv             # later
+//
+// With -format surt the keys are SURTs, as -format surt writes them: the
+// lines are input TAB SURT, such as the original URL and the key of each
+// record of a CDX index made with canon -p archive -format surt (CDX's
+// third field and its first), and newkey is the SURT of the key the
+// profile makes now:
+//
+//	awk '{print $3 "\t" $1}' index.cdx | canon -p archive -rekey -format surt > changed.tsv
 //
 // An index that starts with the header line is read with its input
 // fields escaped; its key version is compared with the one the profile
@@ -360,7 +368,7 @@
 // was inside the original input is a space there (see Formats), and its
 // new key is that of the field; with it, a "\" that starts none of the
 // four escapes fails the line. -rekey cannot be combined with -u, -equal, -explain,
-// -skip-invalid, -format jsonl or surt, or URL arguments. The exit
+// -skip-invalid, -format jsonl, or URL arguments. The exit
 // status is 0 when no line failed, 1 otherwise.
 //
 // # Blank lines

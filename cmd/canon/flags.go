@@ -41,6 +41,7 @@ type config struct {
 	header       bool            // -header: -format tsv starts with the "#canon" line and escapes its fields
 	hashBytes    int             // -hash: -format expressions adds the first N bytes of each expression's SHA-256, in hex
 	escapedTSV   bool            // -rekey: the input starts with the "#canon" header, its fields escaped
+	rekeySURT    bool            // -rekey -format surt: the keys of the input and the output are SURTs
 	encoding     canon.Encoding  // -encoding: the encoding of the page the URLs were read from
 	page         *canon.Base     // -base, read once (with -encoding)
 	learn        bool            // -learn: read captures, write the rules they show (learn.go)
@@ -230,7 +231,10 @@ others: the lines an index of keys must change. An empty oldkey: the
 input had no key then; an empty newkey: it fails now (reported on
 standard error, exit 1). A line that failed then and fails now gives
 nothing. A line without exactly one TAB is reported and skipped (exit
-1). Keys made under the KeyVersion -keyversion prints need no rekey.
+1). With -format surt the lines are "input TAB SURT" (a CDX index's
+original URL and key: awk '{print $3 "\t" $1}' index.cdx) and newkey is
+the new SURT. Keys made under the KeyVersion -keyversion prints need no
+rekey.
 Write the index with -format tsv -header: its first line names the key
 version, and its input fields are escaped, so -rekey reads each input
 byte for byte (a file without the header is read as it is written).
@@ -416,11 +420,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 			return nil, exitUsage, errors.New("-rekey cannot be used with -u")
 		case cfg.skipInvalid:
 			return nil, exitUsage, errors.New("-rekey cannot be used with -skip-invalid: it writes only the lines whose key changed")
-		case cfg.format != "text" && cfg.format != "tsv":
-			return nil, exitUsage, fmt.Errorf("-rekey cannot be used with -format %s: it reads and writes tsv", cfg.format)
+		case cfg.format != "text" && cfg.format != "tsv" && cfg.format != "surt":
+			return nil, exitUsage, fmt.Errorf("-rekey cannot be used with -format %s: it reads and writes tsv (with -format surt, input TAB SURT)", cfg.format)
 		case len(cfg.urls) > 0:
 			return nil, exitUsage, errors.New("-rekey reads \"input TAB key\" lines from standard input or -f, not URL arguments")
 		}
+		cfg.rekeySURT = cfg.format == "surt"
 		cfg.format = "tsv"
 	}
 	if cfg.encoding != (canon.Encoding{}) && !p.Has(canon.ParseWHATWG) {

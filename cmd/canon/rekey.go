@@ -9,7 +9,8 @@ import (
 )
 
 // rekeyBatch implements -rekey on the lines of b: each is "input TAB
-// oldkey", as -format tsv writes it; for each whose key the profile now
+// oldkey", as -format tsv writes it (with -format surt, "input TAB
+// oldSURT", the SURT of the key); for each whose key the profile now
 // makes differently it writes "input TAB oldkey TAB newkey". See doc.go
 // ("Rekey") for what becomes of failures, blank inputs and bad lines.
 func rekeyBatch(cfg *config, b *batch) {
@@ -18,7 +19,7 @@ func rekeyBatch(cfg *config, b *batch) {
 		b.rekeyFail(0, errRekeyLineTooLong)
 		return
 	}
-	var buf, field []byte
+	var buf, field, surt []byte
 	data := b.data
 	for i := 0; len(data) > 0; i++ {
 		var line []byte
@@ -58,6 +59,11 @@ func rekeyBatch(cfg *config, b *batch) {
 				key, err = cfg.page.Normalize(in)
 			} else if buf, err = cfg.encoding.AppendNormalized(buf[:0], in, cfg.profile); err == nil {
 				key = unsafe.String(unsafe.SliceData(buf), len(buf))
+			}
+			if err == nil && cfg.rekeySURT {
+				if surt, err = canon.AppendSURT(surt[:0], key, 0); err == nil {
+					key = unsafe.String(unsafe.SliceData(surt), len(surt))
+				}
 			}
 			if err != nil {
 				le := newLineError(in, err)

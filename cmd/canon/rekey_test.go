@@ -132,7 +132,7 @@ func TestRekeyUsage(t *testing.T) {
 		{[]string{"-equal", "http://a/", "http://b/"}, "canon: -rekey cannot be used with -equal\n"},
 		{[]string{"-explain"}, "canon: -rekey cannot be used with -explain\n"},
 		{[]string{"-skip-invalid"}, "canon: -rekey cannot be used with -skip-invalid: it writes only the lines whose key changed\n"},
-		{[]string{"-format", "jsonl"}, "canon: -rekey cannot be used with -format jsonl: it reads and writes tsv\n"},
+		{[]string{"-format", "jsonl"}, "canon: -rekey cannot be used with -format jsonl: it reads and writes tsv (with -format surt, input TAB SURT)\n"},
 		{[]string{"http://a/"}, "canon: -rekey reads \"input TAB key\" lines from standard input or -f, not URL arguments\n"},
 	} {
 		args := append([]string{"-rekey"}, tc.args...)
@@ -143,6 +143,28 @@ func TestRekeyUsage(t *testing.T) {
 	}
 	if out, errOut, code := canonCmd(t, "http://h/?b&a\thttp://h/?b&a\n", "-rekey", "-format", "tsv", "-p", "crawler"); out != "http://h/?b&a\thttp://h/?b&a\thttp://h/?a&b\n" || errOut != "" || code != 0 {
 		t.Errorf("canon -rekey -format tsv: %q, %q, exit %d", out, errOut, code)
+	}
+}
+
+// TestRekeySURT checks -rekey -format surt, which reads "input TAB SURT"
+// lines (the original URL and the key of a CDX record) and writes those
+// whose SURT the profile now makes differently, with the new SURT; a
+// SURT that is still the same writes nothing.
+func TestRekeySURT(t *testing.T) {
+	in := "ftp://h.org:21/x\torg,h)/x\n" + // archive/7's key, before ReadAsSURT
+		"http://www.h.org/a/?b=1&a=2\torg,h)/a?a=2&b=1\n" + // unchanged
+		"file://localhost/x\tfile:/x\n" +
+		"http://./x\t,)/x\n"
+	want := "ftp://h.org:21/x\torg,h)/x\torg,h:21)/x\n" +
+		"file://localhost/x\tfile:/x\tlocalhost)/x\n" +
+		"http://./x\t,)/x\thttp:/x\n"
+	if out, errOut, code := canonCmd(t, in, "-rekey", "-format", "surt", "-p", "archive"); out != want || errOut != "" || code != 0 {
+		t.Errorf("canon -rekey -format surt -p archive: %q, %q, exit %d; want %q", out, errOut, code, want)
+	}
+	// A SURT that is still the one the profile makes: no line.
+	out, errOut, code := canonCmd(t, "http://h/\th)/\n", "-rekey", "-format", "surt", "-p", "archive")
+	if out != "" || errOut != "" || code != 0 {
+		t.Errorf("canon -rekey -format surt, an unchanged SURT: %q, %q, exit %d", out, errOut, code)
 	}
 }
 
