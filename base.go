@@ -8,7 +8,8 @@ package canon
 type Base struct {
 	page string
 	p    Profile
-	pl   *plan         // the plan the targets are keyed by (a blob: base's: see plan.blob)
+	pl   *plan         // the plan the targets are keyed by (a blob: base's: see plan.blob; p's surtRef with ReadAsSURT)
+	surt *plan         // with ReadAsSURT, p's plan: the targets without a host are keyed by it (see plan.surtRef)
 	pe   *pageEncoding // the page's encoding (Encoding.NewBase); nil: UTF-8
 	bu   url           // ParseWHATWG and SafeBrowsing: the base's value (whatwgBase)
 	b    parts         // the other profiles: the base's parts (rfcBase)
@@ -34,6 +35,9 @@ func (enc Encoding) NewBase(pageURL string, p Profile) (*Base, error) {
 	var err error
 	switch {
 	case pl.whatwg:
+		if pl.surtRead {
+			b.surt, pl = pl, pl.surtRef
+		}
 		b.bu = keyValue(pageURL, nil)
 		b.bu.enc = enc.pe
 		b.pl, err = whatwgBase(&b.bu, op, pl)
@@ -66,6 +70,9 @@ func (b *Base) Normalize(href string) (string, error) {
 		if err := refWHATWG(&u, op, &b.bu, b.pl, nil, false); err != nil {
 			return "", err
 		}
+		if b.surt != nil && u.hostEnd == u.hostStart {
+			return refSURTHostless(op, b.page, href, b.surt, b.pe)
+		}
 		return u.result(), nil
 	case b.pl.safeBrowsing:
 		return refSafeBrowsing(op, &b.bu, href)
@@ -94,6 +101,13 @@ func (b *Base) AppendNormalized(dst []byte, href string) ([]byte, error) {
 	u.enc = b.pe
 	if err := refWHATWG(&u, "NormalizeRef", &b.bu, b.pl, dst, false); err != nil {
 		return dst, err
+	}
+	if b.surt != nil && u.hostEnd == u.hostStart {
+		key, err := refSURTHostless("NormalizeRef", b.page, href, b.surt, b.pe)
+		if err != nil {
+			return dst, err
+		}
+		return append(dst, key...), nil
 	}
 	return u.appendResult(dst), nil
 }

@@ -49,7 +49,7 @@ func (e *engine) port() *failure {
 	if e.pl.dropsPort(e.kind, v) {
 		return nil
 	}
-	if e.pl.port == portDefault {
+	if e.pl.port >= portDefault {
 		for i < j-1 && s[i] == '0' { // leading zeros (§3.2.3 port = *DIGIT)
 			i++
 		}

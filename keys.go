@@ -247,6 +247,13 @@ func (k *keyPass) fileDriveLetter() {
 	}
 }
 
+// freeForm reports whether the key's path is one the profile keeps its
+// dot segments and empty segments in: a path without a host, under
+// ReadAsSURT (the surt library normalizes a path only with a host).
+func (k *keyPass) freeForm() bool {
+	return k.pl.surtRead && k.u.hostEnd == k.u.hostStart
+}
+
 // hierarchical reports whether the path is a hierarchy of "/"-separated
 // segments: it starts with "/" (an opaque path such as "mailto:a@b" has
 // none to edit).
@@ -366,7 +373,7 @@ func (k *keyPass) stripWWW(digits bool) {
 // key once per run.
 func (k *keyPass) collapseSlashes() {
 	u := k.u
-	if !u.hasAuth {
+	if !u.hasAuth || k.freeForm() {
 		return
 	}
 	path := k.own()[u.pathStart:u.pathEnd]
@@ -456,8 +463,10 @@ func (k *keyPass) pathCut() {
 	u := k.u
 	u.begin()
 	defer u.end()
-	path := k.own()[u.pathStart:u.pathEnd]
-	u.cut(u.pathStart+len(removeDots(path, k.pl.dots, u.kind == schemeFile)), u.pathEnd)
+	if !k.freeForm() {
+		path := k.own()[u.pathStart:u.pathEnd]
+		u.cut(u.pathStart+len(removeDots(path, k.pl.dots, u.kind == schemeFile)), u.pathEnd)
+	}
 	if k.pl.keys&(1<<CollapseSlashes) != 0 {
 		k.collapseSlashes()
 	}
@@ -612,12 +621,12 @@ func (k *keyPass) decodeRepeatedly(i, j int, set uint16) {
 	if !isPath {
 		lowered = k.pl.has(LowercaseQuery)
 	}
-	if !decodingChanges(u.str()[i:j], set, isPath, lowered) {
+	if !decodingChanges(u.str()[i:j], set, isPath && !k.freeForm(), lowered) {
 		return // (read only: the key is not copied)
 	}
 	b := k.own()
 	c := decodeRepeatedlyInPlace(b[i:j])
-	if isPath && len(c) > 0 && c[0] == '/' {
+	if isPath && len(c) > 0 && c[0] == '/' && !k.freeForm() {
 		// By the rule of the profile's parser, which needs ParseWHATWG:
 		// the key is read again so ("file:///C:/.." keeps its drive).
 		c = removeDotSegmentsWHATWG(c, u.kind == schemeFile)
@@ -639,14 +648,15 @@ func (k *keyPass) decodeRepeatedly(i, j int, set uint16) {
 }
 
 // decodingChanges reports whether decodeRepeatedly changes the component
-// c (a path when isPath), reading it only: whether it holds a byte the
-// encoding writes as a triplet (set, "%", "\\"), a triplet of a byte it
-// writes as itself, or in lowercase hex (unless lowered: a step after it
-// lowercases the component, LowercasePath or LowercaseQuery, and writes
-// the hex back in lowercase), a "%" that starts no triplet, a "%25" that
-// decoding makes the start of another ("%2541"), or, in a path, a dot
-// segment. A key that is canonical already is not copied: most escapes in
-// a key are of bytes the key must escape ("%20").
+// c (a path whose dot segments it removes when isPath), reading it only:
+// whether it holds a byte the encoding writes as a triplet (set, "%",
+// "\\"), a triplet of a byte it writes as itself, or in lowercase hex
+// (unless lowered: a step after it lowercases the component,
+// LowercasePath or LowercaseQuery, and writes the hex back in
+// lowercase), a "%" that starts no triplet, a "%25" that decoding makes
+// the start of another ("%2541"), or, in a path, a dot segment. A key
+// that is canonical already is not copied: most escapes in a key are of
+// bytes the key must escape ("%20").
 func decodingChanges(c string, set uint16, isPath, lowered bool) bool {
 	if strings.IndexByte(c, '%') < 0 {
 		return false // nothing to decode: the pass does nothing

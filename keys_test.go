@@ -18,8 +18,9 @@ var everyProfile = append(append(append([]Profile(nil), allProfiles...), keyProf
 func TestKeyVectors(t *testing.T) { runVectors(t, "keys.json") }
 
 // TestKeyStepDocExamples checks the before -> after example in the doc
-// comment of every key step, read from steps.go, under WHATWG plus
-// that step: the documentation cannot drift from the code.
+// comment of every key step, and of ReadAsSURT, read from steps.go,
+// under WHATWG plus that step: the documentation cannot drift from the
+// code.
 func TestKeyStepDocExamples(t *testing.T) {
 	src, err := os.ReadFile("steps.go")
 	if err != nil {
@@ -39,7 +40,11 @@ func TestKeyStepDocExamples(t *testing.T) {
 			pending = ""
 		}
 	}
+	steps := []Step{ReadAsSURT}
 	for s := firstKeyStep; s < keyStepsEnd; s++ {
+		steps = append(steps, s)
+	}
+	for _, s := range steps {
 		ex, ok := examples[s]
 		if !ok {
 			t.Errorf("step %v has no before -> after example in its doc comment", s)

@@ -105,6 +105,7 @@ var stepRuleVersions = [numSteps]int{
 	SortQuery:             2,
 	SortQueryPairs:        2,
 	ParseSafeBrowsing:     2,
+	ReadAsSURT:            1,
 }
 
 // profileRuleVersions is the rule version of each predefined profile, the
@@ -121,7 +122,7 @@ var profileRuleVersions = map[string]int{
 	"POWDER":     5,
 	"WHATWG":     3,
 	"Crawler":    5,
-	"Archive":    7,
+	"Archive":    8,
 	"Aggressive": 7,
 
 	// Google Safe Browsing's canonicalization (safebrowsing.go).

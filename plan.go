@@ -21,6 +21,7 @@ type plan struct {
 	resolve1808   bool // ResolveRFC1808
 	whatwg        bool // ParseWHATWG: the standard's parser and serializer
 	safeBrowsing  bool // ParseSafeBrowsing: its own reader and writer (safebrowsing.go), in place of all the rest
+	surtRead      bool // ReadAsSURT: the surt library's ports, file hosts and free-form paths (whatwg.go, keys.go)
 
 	// Writing the components (engine.go, host.go, whatwg.go).
 	lowerScheme   bool // LowercaseScheme (or the standard's)
@@ -72,6 +73,18 @@ type plan struct {
 	// alone.
 	absRef *plan
 
+	// surtRef is, for a plan with ReadAsSURT, the plan without it, by
+	// which NormalizeRef and Base key a reference first. ReadAsSURT's
+	// reading is the surt library's, of a URL a crawler wrote; a
+	// reference is resolved as the URL Standard resolves it, then keyed
+	// (see ReadAsSURT). Where the target has a host, the key of the
+	// reference by surtRef is that key: the resolved URL has no default
+	// port and no file host "localhost" left (the standard's resolution
+	// drops them), and only a path without a host is read otherwise
+	// under ReadAsSURT. Where it has none, the reference is resolved,
+	// then keyed by the plan (refSURTHostless).
+	surtRef *plan
+
 	// blob is, for a plan with ParseWHATWG whose steps would merge blob:
 	// URLs (blobEditSteps) and that has none of the archive tools' steps
 	// (archiveToolSteps), the plan a blob: URL is keyed with: ParseWHATWG
@@ -109,6 +122,7 @@ const (
 	portKeep    portRule = iota // as written
 	portHTTPFTP                 // RemoveHTTPFTPPort: 80 of http, 21 of ftp
 	portDefault                 // RemoveDefaultPort or ParseWHATWG: empty, the scheme's default, leading zeros
+	portSURT                    // ParseWHATWG with ReadAsSURT: empty, 80 of http, 443 of https, leading zeros
 )
 
 // dotRule is how a profile removes dot segments.
@@ -153,6 +167,7 @@ func compile(steps uint64, rules *ruleSet) *plan {
 	has := pl.has
 	pl.whatwg = has(ParseWHATWG)
 	pl.safeBrowsing = has(ParseSafeBrowsing)
+	pl.surtRead = has(ReadAsSURT)
 	pl.defaultScheme = has(DefaultScheme)
 	pl.decodeAll = has(DecodeAll)
 	pl.plusToSpace = has(PlusToSpace)
@@ -175,6 +190,8 @@ func compile(steps uint64, rules *ruleSet) *plan {
 		pl.pctTriplets = setTriplet
 	}
 	switch {
+	case pl.surtRead:
+		pl.port = portSURT
 	case pl.whatwg || has(RemoveDefaultPort):
 		pl.port = portDefault
 	case has(RemoveHTTPFTPPort):
@@ -248,6 +265,9 @@ func internPlan(steps uint64, rules *ruleSet) *plan {
 	} else {
 		pl.base = pl
 	}
+	if pl.surtRead {
+		pl.surtRef = internPlan(steps&^(1<<ReadAsSURT), rules)
+	}
 	if pl.whatwg {
 		pl.refBase = internPlan(steps&refBaseSteps, nil)
 		pl.absRef = internPlan(steps&^(1<<DefaultScheme), rules)
@@ -284,6 +304,13 @@ var whatwgExcludes = []Step{
 	RemoveDots, RemoveDots1808, AddRootPath, AddHTTPRootPath,
 }
 
+// needsWHATWGWhy says why a step needs ParseWHATWG.
+var needsWHATWGWhy = map[Step]string{
+	DecodePathRepeatedly:  ", whose percent-encode sets it encodes with",
+	DecodeQueryRepeatedly: ", whose percent-encode sets it encodes with",
+	ReadAsSURT:            ", whose reading it changes where the surt library reads a URL otherwise",
+}
+
 // checkSteps reports why steps cannot make one profile, or nil.
 func checkSteps(steps uint64) error {
 	has := func(s Step) bool { return steps&(1<<s) != 0 }
@@ -295,9 +322,9 @@ func checkSteps(steps uint64) error {
 			return errors.New("canon: steps " + c[0].String() + " and " + c[1].String() + " conflict")
 		}
 	}
-	for _, s := range []Step{DecodePathRepeatedly, DecodeQueryRepeatedly} {
+	for _, s := range []Step{DecodePathRepeatedly, DecodeQueryRepeatedly, ReadAsSURT} {
 		if has(s) && !has(ParseWHATWG) {
-			return errors.New("canon: step " + s.String() + " needs ParseWHATWG, whose percent-encode sets it encodes with")
+			return errors.New("canon: step " + s.String() + " needs ParseWHATWG" + needsWHATWGWhy[s])
 		}
 	}
 	if has(ParseWHATWG) {
@@ -313,11 +340,14 @@ func checkSteps(steps uint64) error {
 // dropsPort reports whether the plan drops the port of value v (-1 when
 // empty) from a URL of scheme kind (RFC 3986 §6.2.3; the PDF's step 6;
 // the WHATWG URL Standard's default ports). The writers strip the
-// leading zeros of a port they keep when pl.port is portDefault.
+// leading zeros of a port they keep when pl.port is portDefault or
+// portSURT (the surt library reads a port as a number).
 func (pl *plan) dropsPort(kind schemeKind, v int) bool {
 	switch pl.port {
 	case portDefault:
 		return v < 0 || v == kind.defaultPort()
+	case portSURT:
+		return v < 0 || v == 80 && kind == schemeHTTP || v == 443 && kind == schemeHTTPS
 	case portHTTPFTP:
 		return v == 80 && kind == schemeHTTP || v == 21 && kind == schemeFTP
 	}

@@ -80,7 +80,9 @@ var (
 
 	// Archive is the canonicalization the Internet Archive's surt library
 	// applies by default before writing a CDX key (see SURT): a WHATWG
-	// parse (http:// added when there is no scheme), then without the
+	// parse (http:// added when there is no scheme) that reads ports,
+	// file hosts and paths without a host as the library does
+	// (ReadAsSURT: "ftp://h:21/" keeps its port), then without the
 	// fragment and userinfo, "www" and "wwwN" stripped, path and query
 	// decoded repeatedly and lowercased, "//" collapsed, session ids, a
 	// trailing "/" and an empty "?" removed, and the parameters sorted
@@ -88,7 +90,7 @@ var (
 	// fetching: it merges path case and every escape with its character.
 	Archive = mustProfile(ParseWHATWG, DefaultScheme, RemoveFragment, TrimHostDots, RemoveUserinfo, StripWWWN,
 		DecodePathRepeatedly, DecodeQueryRepeatedly, CollapseSlashes, LowercasePath, RemoveSessionIDs,
-		RemoveTrailingSlash, LowercaseQuery, RemoveEmptyQuery, SortQueryPairs)
+		RemoveTrailingSlash, LowercaseQuery, RemoveEmptyQuery, SortQueryPairs, ReadAsSURT)
 
 	// Aggressive is urlcanon's "aggressive" canonicalization, the most
 	// merging profile here: Archive's steps, https as http, and empty

@@ -404,6 +404,14 @@ func splitParams(path string) (p, params string, hasParams bool) {
 // an absolute URL takes), once.
 func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, error) {
 	const op = "NormalizeRef"
+	if pl.surtRead {
+		// (see plan.surtRef)
+		key, err := normalizeRefWHATWG(base, ref, pl.surtRef, pe)
+		if err != nil || keyHasHost(key) {
+			return key, err
+		}
+		return refSURTHostless(op, base, ref, pl, pe)
+	}
 	// (The values are made in this frame: see keyValue.)
 	bu := keyValue(base, nil)
 	bu.enc = pe
@@ -952,6 +960,37 @@ func normalizeRefSafeBrowsing(base, ref string) (string, error) {
 		return "", err
 	}
 	return keyString("NormalizeRef", "resolved", abs, safeBrowsingPlan, nil)
+}
+
+// refSURTHostless is NormalizeRef under pl, a plan with ReadAsSURT, of a
+// reference whose key by pl.surtRef has no host (see plan.surtRef): the
+// key by pl of the URL the reference resolves to as the URL Standard
+// resolves it. As in finishRef, a URL that DefaultScheme would read again
+// as a host and port is an error.
+func refSURTHostless(op, base, ref string, pl *plan, pe *pageEncoding) (string, error) {
+	abs, err := normalizeRefWHATWG(base, ref, whatwgResolvePlan, pe)
+	if err != nil {
+		return "", err
+	}
+	if pl.defaultScheme {
+		if err := readsBack(op, abs, pl); err != nil {
+			return "", err
+		}
+	}
+	return keyString(op, "resolved", abs, pl, nil)
+}
+
+// keyHasHost reports whether key, a key of a plan with ParseWHATWG, has a
+// host that is not empty: "//" after its scheme, then a byte that ends no
+// authority (the standard's serializer writes no userinfo or port without
+// a host).
+func keyHasHost(key string) bool {
+	k := strings.IndexByte(key, ':')
+	if k < 0 || len(key) < k+4 || key[k+1] != '/' || key[k+2] != '/' {
+		return false
+	}
+	c := key[k+3]
+	return c != '/' && c != '?' && c != '#'
 }
 
 // refSafeBrowsing is normalizeRefSafeBrowsing against the base bu, a

@@ -320,3 +320,40 @@ func TestResolveLean(t *testing.T) {
 	}
 	t.Logf("%d of %d references taken by leanRef", len(taken), len(refs))
 }
+
+// TestReadAsSURTRefs checks NormalizeRef and Base under Archive, whose
+// ReadAsSURT reads an input as the surt library does, against what
+// ReadAsSURT documents for a reference: the URL Standard's resolution
+// (NormalizeRef under WHATWG), then Archive's key of the URL it makes,
+// over bases with and without a host, with a default port and with
+// "localhost", and references of each form (relative paths with dot
+// segments and "//", network paths to such hosts, absolute URLs).
+func TestReadAsSURTRefs(t *testing.T) {
+	bases := []string{"file:///a/b/c", "file:///a/./b//c", "file://localhost/a/b", "ftp://h.example:21/a/b",
+		"http://h.example/a/b", "ws://h.example:80/a/", "foo:/a/b", "foo://h/a/b"}
+	refs := []string{"x", "../x", "./x/../y", ".//x", "..//x", "x//y/./z", "/p/./q//r", "?q", "#f", "",
+		"//localhost/y", "//h.example:21/y/../z", "//h.example/y", "///y", "ftp://h.example:21/z",
+		"file://localhost/z/./w", "file:///z//w/../v", "%2e%2e/x", "a/%2E/b"}
+	for _, base := range bases {
+		b, err := NewBase(base, Archive)
+		if err != nil {
+			t.Fatalf("NewBase(%q, Archive): %v", base, err)
+		}
+		for _, ref := range refs {
+			got, err := NormalizeRef(base, ref, Archive)
+			resolved, rerr := NormalizeRef(base, ref, WHATWG)
+			want, werr := Normalize(resolved, Archive)
+			if (err == nil) != (rerr == nil && werr == nil) || got != want {
+				t.Errorf("NormalizeRef(%q, %q, Archive) = %q, %v; want %q, %v: the key of the WHATWG resolution %q (%v)", base, ref, got, err, want, werr, resolved, rerr)
+			}
+			if again, err2 := Normalize(got, Archive); err == nil && (again != got || err2 != nil) {
+				t.Errorf("NormalizeRef(%q, %q, Archive) = %q; Normalize of that = %q, %v: not a fixed point", base, ref, got, again, err2)
+			}
+			bk, berr := b.Normalize(ref)
+			ab, aerr := b.AppendNormalized(make([]byte, 0, 64), ref)
+			if bk != got || (berr == nil) != (err == nil) || string(ab) != got || (aerr == nil) != (err == nil) {
+				t.Errorf("Base(%q, Archive): Normalize(%q) = %q, %v; AppendNormalized = %q, %v; NormalizeRef gives %q, %v", base, ref, bk, berr, ab, aerr, got, err)
+			}
+		}
+	}
+}

@@ -353,6 +353,27 @@ const (
 	//	HTTP://www.Example.com:80/a//b/%2E%2E/%7Ec?q#f -> http://www.example.com/a/~c?q
 	ParseSafeBrowsing
 
+	// ReadAsSURT makes ParseWHATWG (which it needs) read a URL as the
+	// Internet Archive's surt library reads it where the two differ, so
+	// that the SURT of a key (SURT) is the library's CDX key: only http's
+	// 80 and https's 443 are default ports, as in the library's
+	// getDefaultPort (ftp's ":21" stays, and ws's ":80"); a file URL
+	// keeps its host "localhost", which the standard drops; and the path
+	// of a URL without a host keeps its "." and ".." segments and its
+	// empty segments ("file:///a/./b//c" stays as it is), as the
+	// library's normalizePath runs only with a host ("else path is
+	// free-form"): the key steps that would remove them (CollapseSlashes,
+	// and DecodePathRepeatedly's removal of the dot segments it decodes)
+	// leave such a path alone. It changes how the input is read, so it
+	// acts with the parser, though it is declared last (so that no other
+	// Step changes value). NormalizeRef and Base resolve a reference as a
+	// browser does (the URL Standard's resolution, which removes dot
+	// segments and drops ":21" and "localhost"), then key the URL it
+	// makes by the profile: the library reads the URLs a crawler wrote,
+	// never a reference.
+	//	FTP://h:21/a/./b -> ftp://h:21/a/b
+	ReadAsSURT
+
 	numSteps
 )
 
@@ -376,7 +397,7 @@ var stepNames = [numSteps]string{
 	"DecodeQueryRepeatedly", "CollapseSlashes", "LowercasePath", "RemoveSessionIDs",
 	"RemoveDirectoryIndex", "RemoveTrailingSlash", "LowercaseQuery", "RemoveTrackingParams",
 	"RemoveEmptyParams", "RemoveEmptyQuery", "SortQuery", "SortQueryPairs",
-	"ParseSafeBrowsing",
+	"ParseSafeBrowsing", "ReadAsSURT",
 }
 
 // String returns the step's name, as in the source: "RemoveFragment".

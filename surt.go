@@ -134,7 +134,8 @@ func SURT(key string) (string, error) {
 //     SURTTrailingComma writes the comma after the port, as the library
 //     does. A URL without a host is the scheme, ":", and its path and
 //     query written so: file:///etc/hosts -> file:/etc/hosts,
-//     mailto:Joe@X.ORG -> mailto:joe@x.org.
+//     mailto:Joe@X.ORG -> mailto:joe@x.org; so is one whose host is dots
+//     alone, which the library empties: http://./x -> http:/x.
 //   - A URL with a host: the labels of the host (the parts between its
 //     dots) in reverse order, joined by ","; then, with SURTVerbatim, ","
 //     with SURTTrailingComma (before the port, as Heritrix and urlcanon
@@ -338,7 +339,9 @@ func isSURTAddress(host string) bool {
 //     empty.
 //   - The fragment is dropped; so is a port of 0.
 //   - A URL without a host (file:///etc/hosts, mailto:x) is the scheme,
-//     ":", the path and the query, written as above: file:/etc/hosts.
+//     ":", the path and the query, written as above: file:/etc/hosts. So
+//     is one whose host is dots alone (http://./x -> http:/x): the
+//     library removes ".." and the dots at both ends of a host.
 
 // surtLibraryEscaped reports whether the surt library's escapeOnce
 // escapes c: a byte outside "!" to "~", and "#" and "%".
@@ -536,7 +539,10 @@ func appendSURTLibrary(dst []byte, p *parts, form SURTForm) []byte {
 		}
 		path, query, hasQuery = strings.Cut(rest, "?")
 	}
-	host := surtHost(p)
+	// A host of dots alone ("http://../", which TrimHostDots leaves as
+	// ".") is none to the library: it removes ".." and the dots at both
+	// ends of a host, then writes a URL without one.
+	host := surtHost(p) && strings.Trim(s[p.hostStart:p.hostEnd], ".") != ""
 	if host {
 		if form&SURTWithScheme != 0 {
 			dst = append(dst, s[:p.schemeEnd]...)

@@ -122,7 +122,7 @@ func (e *engine) whatwgHost() (int, *failure) {
 				e.whatwgDomain(trimDomainDots(appendLower(nil, s[i:j])), i, j)
 				return w.length() - at, nil
 			}
-			if e.kind == schemeFile && strings.EqualFold(s[i:j], "localhost") {
+			if e.kind == schemeFile && !e.pl.surtRead && strings.EqualFold(s[i:j], "localhost") {
 				return 0, nil
 			}
 			e.lowerRun(i, j)
@@ -165,9 +165,10 @@ func (e *engine) whatwgHost() (int, *failure) {
 }
 
 // whatwgDomain writes the domain d, the host s[i:j] as domain to ASCII
-// made it: nothing for a file URL's "localhost" (the file host state).
+// made it: nothing for a file URL's "localhost" (the file host state),
+// unless the plan reads it as the surt library does (ReadAsSURT).
 func (e *engine) whatwgDomain(d []byte, i, j int) {
-	if e.kind == schemeFile && string(d) == "localhost" {
+	if e.kind == schemeFile && !e.pl.surtRead && string(d) == "localhost" {
 		return
 	}
 	if string(d) == e.s[i:j] {
@@ -265,6 +266,9 @@ func (e *engine) whatwgPath(pathAt int) {
 		i++
 	}
 	file := e.kind == schemeFile
+	// A path without a host is free-form to the surt library: its dot
+	// segments stay (ReadAsSURT).
+	freeForm := e.pl.surtRead && e.u.hostEnd == e.u.hostStart
 	for {
 		k := i
 		for k < j && !isSep(s[k]) {
@@ -273,6 +277,12 @@ func (e *engine) whatwgPath(pathAt int) {
 		last := k == j
 		seg := s[i:k]
 		switch {
+		case freeForm:
+			w.byte('/')
+			if !(file && segments == 0 && e.whatwgDriveLetter(seg, i)) {
+				e.encode(i, k, setPath)
+			}
+			segments++
 		case isDoubleDot(seg):
 			if segments > 0 {
 				segments = e.whatwgShorten(pathAt, segments, file)

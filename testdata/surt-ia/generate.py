@@ -611,7 +611,7 @@ def whole_class(inp, ck, sk):
     if ck == b"":
         return "canon-rejects"
     if sch == b"file":
-        return "file-url"
+        return file_class(inp, ck, sk)
     if re.match(rb"^\s*https?://https?://", low):
         return "repeated-scheme"
     m = re.match(rb"^\s*[a-z][a-z0-9+.-]*://([^/?#]*)", low)
@@ -620,6 +620,31 @@ def whole_class(inp, ck, sk):
     if re.match(rb"^\s*[a-z][a-z0-9+.-]*:///", low):
         return "slashes-before-host"
     return None
+
+
+def file_class(inp, ck, sk):
+    """The class of a file: URL whose keys differ: the scheme's case
+    (surt writes a URL without a host with its scheme as written), a
+    drive letter read as a host ("file://c:/"), a host of dots alone
+    with dot segments after it, or a final "%2F" (surt drops one final
+    "/" after decoding, canon every one), each joined with "+" when a row
+    has two; "file-url" for anything else."""
+    written = inp.strip().split(b":", 1)[0]
+    done = []
+    if written != b"file" and sk.startswith(written + b":"):
+        sk = b"file" + sk[len(written):]
+        done.append("file-scheme-case")
+    low = inp.lower().strip()
+    if ck != sk:
+        if re.match(rb"^file://[a-z]:", low):
+            done.append("file-drive-as-host")
+        elif re.match(rb"^file://\.+/", low):
+            done.append("file-dots-host")
+        elif ck + b"/" == sk and re.search(rb"%2f(#|$)", low):
+            done.append("file-encoded-final-slash")
+        else:
+            done.append("file-url")
+    return "+".join(done)
 
 
 def classify(inp, ck, sk):
@@ -665,7 +690,8 @@ def cmd_differences(canon_bin):
                 note = json.loads(kj)["error"]
             rows.append((inp, ck, sk, cls, "%s:%d" % (os.path.basename(src), n), note))
     order = [name for name, _ in STEPS]
-    rank = lambda c: (["canon-rejects", "file-url"] + order).index(c.split("+")[0]) if c.split("+")[0] in (["canon-rejects", "file-url"] + order) else 99
+    first = ["canon-rejects", "file-scheme-case", "file-drive-as-host", "file-dots-host", "file-encoded-final-slash", "file-url"]
+    rank = lambda c: (first + order).index(c.split("+")[0]) if c.split("+")[0] in (first + order) else 99
     rows.sort(key=lambda r: (rank(r[3]), r[3], r[4].split(":")[0] != "real.txt", int(r[4].split(":")[1])))
     buf = io.BytesIO()
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, stdout=subprocess.PIPE).stdout.decode().strip()
