@@ -81,8 +81,10 @@ type plan struct {
 	// reference by surtRef is that key: the resolved URL has no default
 	// port and no file host "localhost" left (the standard's resolution
 	// drops them), and only a path without a host is read otherwise
-	// under ReadAsSURT. Where it has none, the reference is resolved,
-	// then keyed by the plan (refSURTHostless).
+	// under ReadAsSURT; so is one with an opaque path, which no step
+	// edits as segments. Where it has a path of segments and no host,
+	// the reference is resolved, then keyed by the plan
+	// (refSURTHostless).
 	surtRef *plan
 
 	// blob is, for a plan with ParseWHATWG whose steps would merge blob:

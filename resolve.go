@@ -407,7 +407,7 @@ func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, e
 	if pl.surtRead {
 		// (see plan.surtRef)
 		key, err := normalizeRefWHATWG(base, ref, pl.surtRef, pe)
-		if err != nil || keyHasHost(key) {
+		if err != nil || !surtHostlessPath(key) {
 			return key, err
 		}
 		return refSURTHostless(op, base, ref, pl, pe)
@@ -980,17 +980,22 @@ func refSURTHostless(op, base, ref string, pl *plan, pe *pageEncoding) (string, 
 	return keyString(op, "resolved", abs, pl, nil)
 }
 
-// keyHasHost reports whether key, a key of a plan with ParseWHATWG, has a
-// host that is not empty: "//" after its scheme, then a byte that ends no
-// authority (the standard's serializer writes no userinfo or port without
-// a host).
-func keyHasHost(key string) bool {
+// surtHostlessPath reports whether key, a key of a plan with ParseWHATWG,
+// has no host and a path of segments ("/" after its scheme, or "//" and
+// an empty host): the keys ReadAsSURT may read otherwise (see
+// plan.surtRef). A key with a host, or with an opaque path ("mailto:x",
+// which no step edits as segments), is the same under both. (The
+// standard's serializer writes no userinfo or port without a host.)
+func surtHostlessPath(key string) bool {
 	k := strings.IndexByte(key, ':')
-	if k < 0 || len(key) < k+4 || key[k+1] != '/' || key[k+2] != '/' {
-		return false
+	if k < 0 || len(key) < k+2 || key[k+1] != '/' {
+		return false // an opaque path
+	}
+	if len(key) < k+4 || key[k+2] != '/' {
+		return true // "foo:/x": no authority
 	}
 	c := key[k+3]
-	return c != '/' && c != '?' && c != '#'
+	return c == '/' || c == '?' || c == '#'
 }
 
 // refSafeBrowsing is normalizeRefSafeBrowsing against the base bu, a

@@ -333,7 +333,7 @@ func TestReadAsSURTRefs(t *testing.T) {
 		"http://h.example/a/b", "ws://h.example:80/a/", "foo:/a/b", "foo://h/a/b"}
 	refs := []string{"x", "../x", "./x/../y", ".//x", "..//x", "x//y/./z", "/p/./q//r", "?q", "#f", "",
 		"//localhost/y", "//h.example:21/y/../z", "//h.example/y", "///y", "ftp://h.example:21/z",
-		"file://localhost/z/./w", "file:///z//w/../v", "%2e%2e/x", "a/%2E/b"}
+		"file://localhost/z/./w", "file:///z//w/../v", "%2e%2e/x", "a/%2E/b", "mailto:Joe@Example.COM", "javascript:Foo(1)"}
 	for _, base := range bases {
 		b, err := NewBase(base, Archive)
 		if err != nil {
