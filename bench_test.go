@@ -89,6 +89,13 @@ var pathological = []struct {
 	// each time.
 	{"slash-runs", func(n int) string { return "http://h/" + strings.Repeat("a//", n/3) }},
 	{"unsorted-pairs", func(n int) string { return "http://h/?" + strings.Repeat("b=1&a=2&", n/8) }},
+	// A path without a host keeps its dot segments and runs of slashes
+	// under ReadAsSURT (Archive): decoded escapes of dots and slashes,
+	// and session ids cut out of it, must not make a pass per segment.
+	{"free-form", func(n int) string { return "file:///" + strings.Repeat("%2e%2E/..//%2F/", n/15) }},
+	{"free-form-sessions", func(n int) string {
+		return "file:///" + strings.Repeat("..;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA//", n/48)
+	}},
 	{"path-sessions", func(n int) string {
 		return "http://h/" + strings.Repeat("a;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA/(S(4hqa0555fwsecu455xqckv45))/", n/75)
 	}},
