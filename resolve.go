@@ -403,15 +403,26 @@ func splitParams(path string) (p, params string, hasParams bool) {
 // standard's relative slash state goes on in the authority states that
 // an absolute URL takes), once.
 func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, error) {
-	const op = "NormalizeRef"
 	if pl.surtRead {
-		// (see plan.surtRef)
-		key, err := normalizeRefWHATWG(base, ref, pl.surtRef, pe)
-		if err != nil || !surtHostlessPath(key) {
-			return key, err
-		}
-		return refSURTHostless(op, base, ref, pl, pe)
+		return normalizeRefSURT(base, ref, pl, pe)
 	}
+	return normalizeRefStandard(base, ref, pl, pe)
+}
+
+// normalizeRefSURT is normalizeRefWHATWG under pl, a plan with
+// ReadAsSURT (see plan.surtRef).
+func normalizeRefSURT(base, ref string, pl *plan, pe *pageEncoding) (string, error) {
+	key, err := normalizeRefStandard(base, ref, pl.surtRef, pe)
+	if err != nil || !surtHostlessPath(key) {
+		return key, err
+	}
+	return refSURTHostless("NormalizeRef", base, ref, pl, pe)
+}
+
+// normalizeRefStandard is normalizeRefWHATWG under pl, a plan without
+// ReadAsSURT.
+func normalizeRefStandard(base, ref string, pl *plan, pe *pageEncoding) (string, error) {
+	const op = "NormalizeRef"
 	// (The values are made in this frame: see keyValue.)
 	bu := keyValue(base, nil)
 	bu.enc = pe
