@@ -9,10 +9,10 @@ type Base struct {
 	page string
 	p    Profile
 	pl   *plan         // the plan the targets are keyed by (a blob: base's: see plan.blob; p's surtRef with ReadAsSURT)
-	surt *plan         // with ReadAsSURT, p's plan: the targets without a host are keyed by it (see plan.surtRef)
 	pe   *pageEncoding // the page's encoding (Encoding.NewBase); nil: UTF-8
 	bu   url           // ParseWHATWG and SafeBrowsing: the base's value (whatwgBase)
 	b    parts         // the other profiles: the base's parts (rfcBase)
+	surt *plan         // with ReadAsSURT, p's plan: the targets without a host are keyed by it (see plan.surtRef)
 }
 
 // NewBase returns pageURL prepared as the base of the links of its page

@@ -266,47 +266,42 @@ func (e *engine) whatwgPath(pathAt int) {
 		i++
 	}
 	file := e.kind == schemeFile
-	// A path without a host is free-form to the surt library: its dot
-	// segments stay (ReadAsSURT).
-	freeForm := e.pl.surtRead && e.u.hostEnd == e.u.hostStart
-	for {
-		k := i
-		for k < j && !isSep(s[k]) {
-			k++
-		}
-		last := k == j
-		seg := s[i:k]
-		switch {
-		case freeForm:
-			w.byte('/')
-			if !(file && segments == 0 && e.whatwgDriveLetter(seg, i)) {
-				e.encode(i, k, setPath)
+	if e.pl.surtRead && e.u.hostEnd == e.u.hostStart {
+		e.whatwgFreeFormPath(i, j, file)
+	} else {
+		for {
+			k := i
+			for k < j && !isSep(s[k]) {
+				k++
 			}
-			segments++
-		case isDoubleDot(seg):
-			if segments > 0 {
-				segments = e.whatwgShorten(pathAt, segments, file)
-			}
-			if last {
+			last := k == j
+			seg := s[i:k]
+			switch {
+			case isDoubleDot(seg):
+				if segments > 0 {
+					segments = e.whatwgShorten(pathAt, segments, file)
+				}
+				if last {
+					w.byte('/')
+					segments++
+				}
+			case isSingleDot(seg):
+				if last {
+					w.byte('/')
+					segments++
+				}
+			default:
 				w.byte('/')
+				if !(file && segments == 0 && e.whatwgDriveLetter(seg, i)) {
+					e.encode(i, k, setPath)
+				}
 				segments++
 			}
-		case isSingleDot(seg):
 			if last {
-				w.byte('/')
-				segments++
+				break
 			}
-		default:
-			w.byte('/')
-			if !(file && segments == 0 && e.whatwgDriveLetter(seg, i)) {
-				e.encode(i, k, setPath)
-			}
-			segments++
+			i = k + 1
 		}
-		if last {
-			break
-		}
-		i = k + 1
 	}
 	if !pr.hasAuth {
 		// The serializer's "/." for a path that would read back as an
@@ -316,6 +311,31 @@ func (e *engine) whatwgPath(pathAt int) {
 			w.spill()
 			w.guard(pathAt)
 		}
+	}
+}
+
+// whatwgFreeFormPath writes the path s[i:j] (after its first "/") of a
+// URL without a host under ReadAsSURT, segment by segment as whatwgPath
+// does, but with its "." and ".." segments kept as segments: the surt
+// library normalizes a path only with a host ("else path is free-form").
+// A file URL's first segment is still a drive letter ("C|" as "C:"). A
+// reference's path is never written so (see plan.surtRef), so the
+// output holds no segment of a base.
+func (e *engine) whatwgFreeFormPath(i, j int, file bool) {
+	s, w, special := e.s, &e.u.w, e.pr.special
+	for first := true; ; first = false {
+		k := i
+		for k < j && !(s[k] == '/' || special && s[k] == '\\') {
+			k++
+		}
+		w.byte('/')
+		if !(file && first && e.whatwgDriveLetter(s[i:k], i)) {
+			e.encode(i, k, setPath)
+		}
+		if k == j {
+			return
+		}
+		i = k + 1
 	}
 }
 
