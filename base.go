@@ -70,7 +70,7 @@ func (b *Base) Normalize(href string) (string, error) {
 		if err := refWHATWG(&u, op, &b.bu, b.pl, nil, false); err != nil {
 			return "", err
 		}
-		if b.surt != nil && u.hostEnd == u.hostStart && !u.opaque {
+		if b.surt != nil && u.hostlessPath() {
 			return refSURTHostless(op, b.page, href, b.surt, b.pe)
 		}
 		return u.result(), nil
@@ -102,7 +102,7 @@ func (b *Base) AppendNormalized(dst []byte, href string) ([]byte, error) {
 	if err := refWHATWG(&u, "NormalizeRef", &b.bu, b.pl, dst, false); err != nil {
 		return dst, err
 	}
-	if b.surt != nil && u.hostEnd == u.hostStart && !u.opaque {
+	if b.surt != nil && u.hostlessPath() {
 		key, err := refSURTHostless("NormalizeRef", b.page, href, b.surt, b.pe)
 		if err != nil {
 			return dst, err

@@ -250,9 +250,7 @@ func (k *keyPass) fileDriveLetter() {
 // freeForm reports whether the key's path is one the profile keeps its
 // dot segments and empty segments in: a path without a host, under
 // ReadAsSURT (the surt library normalizes a path only with a host).
-func (k *keyPass) freeForm() bool {
-	return k.pl.surtRead && k.u.hostEnd == k.u.hostStart
-}
+func (k *keyPass) freeForm() bool { return k.pl.surtRead && k.u.hostlessPath() }
 
 // hierarchical reports whether the path is a hierarchy of "/"-separated
 // segments: it starts with "/" (an opaque path such as "mailto:a@b" has

@@ -406,29 +406,31 @@ func normalizeRefWHATWG(base, ref string, pl *plan, pe *pageEncoding) (string, e
 	if pl.surtRead {
 		return normalizeRefSURT(base, ref, pl, pe)
 	}
-	return normalizeRefStandard(base, ref, pl, pe)
+	key, _, err := normalizeRefStandard(base, ref, pl, pe)
+	return key, err
 }
 
 // normalizeRefSURT is normalizeRefWHATWG under pl, a plan with
 // ReadAsSURT (see plan.surtRef).
 func normalizeRefSURT(base, ref string, pl *plan, pe *pageEncoding) (string, error) {
-	key, err := normalizeRefStandard(base, ref, pl.surtRef, pe)
-	if err != nil || !surtHostlessPath(key) {
+	key, hostless, err := normalizeRefStandard(base, ref, pl.surtRef, pe)
+	if err != nil || !hostless {
 		return key, err
 	}
 	return refSURTHostless("NormalizeRef", base, ref, pl, pe)
 }
 
 // normalizeRefStandard is normalizeRefWHATWG under pl, a plan without
-// ReadAsSURT.
-func normalizeRefStandard(base, ref string, pl *plan, pe *pageEncoding) (string, error) {
+// ReadAsSURT; it also reports whether the key has no host and a path of
+// segments (url.hostlessPath).
+func normalizeRefStandard(base, ref string, pl *plan, pe *pageEncoding) (key string, hostless bool, err error) {
 	const op = "NormalizeRef"
 	// (The values are made in this frame: see keyValue.)
 	bu := keyValue(base, nil)
 	bu.enc = pe
-	pl, err := whatwgBase(&bu, op, pl)
+	pl, err = whatwgBase(&bu, op, pl)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	u := keyValue(ref, nil)
 	u.enc = pe
@@ -439,21 +441,21 @@ func normalizeRefStandard(base, ref string, pl *plan, pe *pageEncoding) (string,
 		if pl.blob == nil || !u.isBlob() {
 			u.check()
 			if f := finishKey(&u, ref, pl); f != nil {
-				return "", withArg(toError(op, ref, 0, f), "ref")
+				return "", false, withArg(toError(op, ref, 0, f), "ref")
 			}
-			return u.result(), nil
+			return u.result(), u.hostlessPath(), nil
 		}
 		u = keyValue(ref, nil) // (the blob plan's, in refWHATWG)
 		u.enc = pe
 		if err := refWHATWG(&u, op, &bu, pl, nil, false); err != nil {
-			return "", err
+			return "", false, err
 		}
-		return u.result(), nil
+		return u.result(), u.hostlessPath(), nil
 	}
 	if err := refWHATWG(&u, op, &bu, pl, nil, true); err != nil {
-		return "", err
+		return "", false, err
 	}
-	return u.result(), nil
+	return u.result(), u.hostlessPath(), nil
 }
 
 // whatwgBase makes bu, a value keyValue made of the base (with its page
@@ -977,7 +979,9 @@ func normalizeRefSafeBrowsing(base, ref string) (string, error) {
 // reference whose key by pl.surtRef has no host (see plan.surtRef): the
 // key by pl of the URL the reference resolves to as the URL Standard
 // resolves it. As in finishRef, a URL that DefaultScheme would read again
-// as a host and port is an error.
+// as a host and port is an error. It reads the base again: such targets
+// are rare (the links of a file: page), and a Base keeps no value of the
+// base by the standard alone for them.
 func refSURTHostless(op, base, ref string, pl *plan, pe *pageEncoding) (string, error) {
 	abs, err := normalizeRefWHATWG(base, ref, whatwgResolvePlan, pe)
 	if err != nil {
@@ -989,24 +993,6 @@ func refSURTHostless(op, base, ref string, pl *plan, pe *pageEncoding) (string, 
 		}
 	}
 	return keyString(op, "resolved", abs, pl, nil)
-}
-
-// surtHostlessPath reports whether key, a key of a plan with ParseWHATWG,
-// has no host and a path of segments ("/" after its scheme, or "//" and
-// an empty host): the keys ReadAsSURT may read otherwise (see
-// plan.surtRef). A key with a host, or with an opaque path ("mailto:x",
-// which no step edits as segments), is the same under both. (The
-// standard's serializer writes no userinfo or port without a host.)
-func surtHostlessPath(key string) bool {
-	k := strings.IndexByte(key, ':')
-	if k < 0 || len(key) < k+2 || key[k+1] != '/' {
-		return false // an opaque path
-	}
-	if len(key) < k+4 || key[k+2] != '/' {
-		return true // "foo:/x": no authority
-	}
-	c := key[k+3]
-	return c == '/' || c == '?' || c == '#'
 }
 
 // refSafeBrowsing is normalizeRefSafeBrowsing against the base bu, a

@@ -233,6 +233,11 @@ func (u *url) appendResult(dst []byte) []byte {
 // Standard's: http, https, ws, wss, ftp, file).
 func (u *url) special() bool { return u.kind.special() }
 
+// hostlessPath reports whether u has no host and a path of segments
+// (not an opaque one, "mailto:x"): the URLs ReadAsSURT reads otherwise
+// than the URL Standard does (see plan.surtRef).
+func (u *url) hostlessPath() bool { return u.hostEnd == u.hostStart && !u.opaque }
+
 // isBlob reports whether the value is a blob: URL, as a WHATWG plan
 // writes the scheme (in lowercase).
 func (u *url) isBlob() bool { return u.schemeEnd == 4 && u.str()[:4] == "blob" }

@@ -3,6 +3,7 @@ package canon
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"golang.org/x/net/idna"
 )
@@ -122,7 +123,7 @@ func (e *engine) whatwgHost() (int, *failure) {
 				e.whatwgDomain(trimDomainDots(appendLower(nil, s[i:j])), i, j)
 				return w.length() - at, nil
 			}
-			if e.kind == schemeFile && !e.pl.surtRead && strings.EqualFold(s[i:j], "localhost") {
+			if e.dropsLocalhost(s[i:j]) {
 				return 0, nil
 			}
 			e.lowerRun(i, j)
@@ -165,10 +166,9 @@ func (e *engine) whatwgHost() (int, *failure) {
 }
 
 // whatwgDomain writes the domain d, the host s[i:j] as domain to ASCII
-// made it: nothing for a file URL's "localhost" (the file host state),
-// unless the plan reads it as the surt library does (ReadAsSURT).
+// made it: nothing for a file URL's "localhost" (dropsLocalhost).
 func (e *engine) whatwgDomain(d []byte, i, j int) {
-	if e.kind == schemeFile && !e.pl.surtRead && string(d) == "localhost" {
+	if e.dropsLocalhost(unsafe.String(unsafe.SliceData(d), len(d))) { // (read only: no copy)
 		return
 	}
 	if string(d) == e.s[i:j] {
@@ -176,6 +176,13 @@ func (e *engine) whatwgDomain(d []byte, i, j int) {
 	} else {
 		writeBytes(&e.u.w, d)
 	}
+}
+
+// dropsLocalhost reports whether the domain d (in any case) is a file
+// URL's "localhost", which the file host state makes the empty host,
+// unless the plan reads it as the surt library does (ReadAsSURT).
+func (e *engine) dropsLocalhost(d string) bool {
+	return e.kind == schemeFile && !e.pl.surtRead && strings.EqualFold(d, "localhost")
 }
 
 func writeBytes(w *writer, b []byte) {
@@ -266,42 +273,41 @@ func (e *engine) whatwgPath(pathAt int) {
 		i++
 	}
 	file := e.kind == schemeFile
-	if e.pl.surtRead && e.u.hostEnd == e.u.hostStart {
-		e.whatwgFreeFormPath(i, j, file)
-	} else {
-		for {
-			k := i
-			for k < j && !isSep(s[k]) {
-				k++
-			}
-			last := k == j
-			seg := s[i:k]
-			switch {
-			case isDoubleDot(seg):
-				if segments > 0 {
-					segments = e.whatwgShorten(pathAt, segments, file)
-				}
-				if last {
-					w.byte('/')
-					segments++
-				}
-			case isSingleDot(seg):
-				if last {
-					w.byte('/')
-					segments++
-				}
-			default:
-				w.byte('/')
-				if !(file && segments == 0 && e.whatwgDriveLetter(seg, i)) {
-					e.encode(i, k, setPath)
-				}
-				segments++
+	// A path without a host is free-form to the surt library: under
+	// ReadAsSURT its "." and ".." segments are segments like any other.
+	dots := !e.pl.surtRead || !e.u.hostlessPath()
+	for {
+		k := i
+		for k < j && !isSep(s[k]) {
+			k++
+		}
+		last := k == j
+		seg := s[i:k]
+		switch {
+		case dots && isDoubleDot(seg):
+			if segments > 0 {
+				segments = e.whatwgShorten(pathAt, segments, file)
 			}
 			if last {
-				break
+				w.byte('/')
+				segments++
 			}
-			i = k + 1
+		case dots && isSingleDot(seg):
+			if last {
+				w.byte('/')
+				segments++
+			}
+		default:
+			w.byte('/')
+			if !(file && segments == 0 && e.whatwgDriveLetter(seg, i)) {
+				e.encode(i, k, setPath)
+			}
+			segments++
 		}
+		if last {
+			break
+		}
+		i = k + 1
 	}
 	if !pr.hasAuth {
 		// The serializer's "/." for a path that would read back as an
@@ -311,31 +317,6 @@ func (e *engine) whatwgPath(pathAt int) {
 			w.spill()
 			w.guard(pathAt)
 		}
-	}
-}
-
-// whatwgFreeFormPath writes the path s[i:j] (after its first "/") of a
-// URL without a host under ReadAsSURT, segment by segment as whatwgPath
-// does, but with its "." and ".." segments kept as segments: the surt
-// library normalizes a path only with a host ("else path is free-form").
-// A file URL's first segment is still a drive letter ("C|" as "C:"). A
-// reference's path is never written so (see plan.surtRef), so the
-// output holds no segment of a base.
-func (e *engine) whatwgFreeFormPath(i, j int, file bool) {
-	s, w, special := e.s, &e.u.w, e.pr.special
-	for first := true; ; first = false {
-		k := i
-		for k < j && !(s[k] == '/' || special && s[k] == '\\') {
-			k++
-		}
-		w.byte('/')
-		if !(file && first && e.whatwgDriveLetter(s[i:k], i)) {
-			e.encode(i, k, setPath)
-		}
-		if k == j {
-			return
-		}
-		i = k + 1
 	}
 }
 
