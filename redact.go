@@ -1,6 +1,9 @@
 package canon
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Redaction: every *Error is built by toError, which masks whatever some
 // reading of the input takes for a password, so that no error text or
@@ -78,7 +81,9 @@ func redactPasswords(s string, off int, segments bool) (string, int) {
 // input DefaultScheme reads as "http://" + input), after its first ":"
 // (a scheme, valid or not: browsers read "http:user:pw@h" as an
 // authority), and after the run of "/" and "\" that follows either,
-// however it is spelled (backslashes, both kinds mixed, three or more);
+// however it is spelled (backslashes, both kinds mixed, three or more),
+// or that follows a later ":" and holds the first "/" (the URL a blob:
+// URL holds: "blob:https://user:pw@h/");
 // it runs to the first "/", "?" or "#" written as such (a decoded one
 // ends nothing for a reader that splits before decoding, as Safe
 // Browsing cuts the fragment first). In each such run, whatever lies between its first ":" and its
@@ -138,21 +143,43 @@ func userinfoSpans(spans [][2]int, in, v string, from []int32, shift int) [][2]i
 		c := v[k]
 		return (c == '/' || c == '?' || c == '#') && in[at(k)] == c
 	}
+	// The run of "/" and "\\" an authority starts after, with the spaces
+	// and controls a reader trims from a URL it finds there (the URL of
+	// "blob:\x00//user:pw@h/" is "//user:pw@h/" to a reader that trims it).
+	sep := func(c byte) bool { return c == '/' || c == '\\' || c <= ' ' }
 	slashes := func(k int) int {
-		for k < len(v) && (v[k] == '/' || v[k] == '\\') {
+		for k < len(v) && sep(v[k]) {
 			k++
 		}
 		return k
 	}
-	starts := [4]int{0, slashes(0), -1, -1}
-	for k := 0; k < len(v) && !ends(k); k++ {
-		if v[k] == ':' {
-			starts[2], starts[3] = k+1, slashes(k+1)
+	starts := [5]int{0, slashes(0), -1, -1, -1}
+	first := len(v) // the first byte that ends an authority
+	for k := 0; k < len(v); k++ {
+		if ends(k) {
+			first = k
 			break
+		}
+		if v[k] == ':' && starts[2] < 0 {
+			starts[2], starts[3] = k+1, slashes(k+1)
+		}
+	}
+	// A URL inside another's path starts after a later ":" than the
+	// first (the URL of blob:https://u:pw@h/, or of blob:blob:http:/\u:pw@h/):
+	// its authority starts after the run of "/" and "\" that follows
+	// that ":" and holds the first "/". A start before that "/" adds
+	// nothing to the first ":"'s span, which runs to the same end.
+	if first < len(v) {
+		r := first
+		for r > 0 && sep(v[r-1]) {
+			r--
+		}
+		if r > 0 && v[r-1] == ':' {
+			starts[4] = slashes(r)
 		}
 	}
 	for i, a := range starts {
-		if a < 0 || i > 0 && a == starts[i-1] {
+		if a < 0 || slices.Contains(starts[:i], a) {
 			continue
 		}
 		e := a

@@ -313,7 +313,10 @@ func leaksPassword(err error) bool {
 // (leaksPassword). Without -long, the tabs and newlines go in front of
 // each byte of the plain userinfo's inputs only.
 func TestRedactionClass(t *testing.T) {
-	schemes := []string{"http:", "HTTP:", "https:", "file:", "FILE:", "foo:", "ht tp:", "1x:", ""}
+	schemes := []string{"http:", "HTTP:", "https:", "file:", "FILE:", "foo:", "ht tp:", "1x:", "",
+		// The URL inside a blob: URL's path, after spaces and controls
+		// that a reader trims from it.
+		"blob:http:", "BLOB:blob:foo:", "blob:\x00", "blob: \x01http:"}
 	slashes := []string{"", "/", "//", "///", "\\", "\\\\", "/\\", "\\/", "\\\\\\", "/\\/"}
 	userinfos := []string{"u:" + password + "@", "u%3A" + password + "@", "u:" + password + "%40",
 		"u%253A" + password + "%2540", "u@ser:" + password + ":x@"}
