@@ -215,7 +215,7 @@ func (e *engine) nfc(at int) {
 }
 
 // appendNFCRuns appends str to out with each run (see nfc) normalized
-// to NFC. Every "%" in str must start a valid triplet.
+// to NFC.
 func appendNFCRuns(out []byte, str string) []byte {
 	for len(str) > 0 {
 		k := nfcRunEnd(str)
@@ -224,14 +224,23 @@ func appendNFCRuns(out []byte, str string) []byte {
 		if k == len(str) {
 			break
 		}
-		n := 1
-		if str[k] == '%' {
-			n = 3 // a valid triplet: checked by component
-		}
+		n := nfcBarrierLen(str, k)
 		out = append(out, str[k:k+n]...)
 		str = str[k+n:]
 	}
 	return out
+}
+
+// nfcBarrierLen returns the length of the barrier at t[k], where a run
+// ends (see nfc): a valid triplet, or one ASCII byte. A "%" that starts
+// no triplet is a byte like any other: a profile without the escape
+// steps keeps it, and a component a key step rewrote (LowercasePath)
+// may hold one before a character NFC composes.
+func nfcBarrierLen(t string, k int) int {
+	if t[k] == '%' && validEscape(t, k) {
+		return 3
+	}
+	return 1
 }
 
 // nfcRunEnd returns the length of the run of t that NFC may work on: the
@@ -266,10 +275,7 @@ func isNFCRuns(t string) bool {
 		if k == len(t) {
 			break
 		}
-		if t[k] == '%' {
-			k += 2
-		}
-		t = t[min(k+1, len(t)):]
+		t = t[k+nfcBarrierLen(t, k):]
 	}
 	return true
 }

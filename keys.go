@@ -264,7 +264,9 @@ func (k *keyPass) hierarchical() bool {
 // (and non-ASCII if nonASCII). In a profile with NFC, the component is
 // then normalized again: a lowercase letter composes with a combining
 // mark its capital does not compose with ("J\u030C" is NFC, "j\u030C" is
-// not: U+01F0), which NFC would do when the key is read again.
+// not: U+01F0), which NFC would do when the key is read again. NFC can
+// write an ASCII capital in turn (U+212A KELVIN SIGN is "K"), which is
+// lowered, and the result normalized again, until neither changes it.
 func (k *keyPass) lower(i, j int, nonASCII bool) {
 	b := k.own()
 	lowerASCII(b[i:j])
@@ -277,6 +279,13 @@ func (k *keyPass) lower(i, j int, nonASCII bool) {
 	}
 	from := len(b)
 	nfc := appendNFCRuns(nil, str) // (allocates: the path of few keys)
+	for hasUpperASCII(nfc) {
+		lowerASCII(nfc)
+		if isNFCRuns(string(nfc)) {
+			break
+		}
+		nfc = appendNFCRuns(nil, string(nfc))
+	}
 	k.u.w.buf = append(k.u.w.buf, nfc...)
 	k.u.splice(i, j, from)
 }

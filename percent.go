@@ -286,6 +286,16 @@ func escapeInvalidUTF8(s string) string {
 	return ownedString(b)
 }
 
+// hasUpperASCII reports whether s holds an ASCII capital.
+func hasUpperASCII[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
 // lowerASCII lowercases the ASCII letters of b in place: the one
 // lowercase loop of the writers. Eight bytes at a time, a letter is found
 // without a branch: adding 0x3F to a byte below 0x80 sets its top bit

@@ -406,15 +406,6 @@ func (rs *ruleSet) forHost(host string) *ruleSet {
 	return rs
 }
 
-func hasUpperASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
 // isIPv4Literal reports whether h is four dotted decimal numbers.
 func isIPv4Literal(h string) bool {
 	dots := 0
