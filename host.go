@@ -27,14 +27,6 @@ func (e *engine) host() (int, *failure) {
 		}
 		j = k
 	}
-	if e.kind == schemeFile && j-i == 1 && pr.hasPort && pr.hostEnd+1 == pr.authEnd && isAlnum(s[i]) && s[i] > '9' {
-		// "file://C:/x" (or "file://C.:/x", POWDER's dots trimmed): a
-		// Windows drive letter that RFC 3986 reads as
-		// host "c" with an empty port. Keyed as a host it would merge a
-		// local drive with a remote host named "c" (WHATWG URL reads it
-		// as the path "/C:/x").
-		return 0, fail(ComponentHost, i, ErrInvalidHost, "Windows drive letter where a host should be")
-	}
 	switch {
 	case i == j:
 		// An empty host (file:///x); whether one is allowed is checked by run.
@@ -56,15 +48,27 @@ func (e *engine) host() (int, *failure) {
 		}
 	}
 	if pl.trimDots {
+		// The host as written may end in full stops again: a decoded
+		// "%2E", and a full stop the input held before it ("a。%2E"),
+		// which the trim above could not reach.
 		str, b := w.tail(at)
 		if b != nil {
 			str = string(b)
 		}
-		t := strings.TrimRight(str, ".")
-		if t == "" && str != "" {
+		n := trimFullStops(str, 0, len(str))
+		if n == 0 && str != "" {
 			return 0, fail(ComponentHost, i, ErrInvalidHost, "host is only dots")
 		}
-		w.truncate(at + len(t))
+		w.truncate(at + n)
+	}
+	if e.kind == schemeFile && pr.hasPort && pr.hostEnd+1 == pr.authEnd && isDriveLetterHost(w, at) {
+		// "file://C:/x" (or "file://C.:/x", POWDER's dots trimmed, or
+		// "file://%43:/x", decoded): a Windows drive letter that RFC
+		// 3986 reads as host "c" with an empty port. Keyed as a host it
+		// would merge a local drive with a remote host named "c"
+		// (WHATWG URL reads it as the path "/C:/x"). The host is judged
+		// as written, as the key is read again.
+		return 0, fail(ComponentHost, i, ErrInvalidHost, "Windows drive letter where a host should be")
 	}
 	if e.kind.special() && !(i < j && s[i] == '[') {
 		if f := checkHostNumber(w, at, i); f != nil {
@@ -78,6 +82,23 @@ func (e *engine) host() (int, *failure) {
 		}
 	}
 	return w.length() - at, nil
+}
+
+// isDriveLetterHost reports whether the host written at offset at is
+// one ASCII letter, which followed by an empty port is a Windows drive
+// letter.
+func isDriveLetterHost(w *writer, at int) bool {
+	if w.length()-at != 1 {
+		return false
+	}
+	str, b := w.tail(at)
+	c := byte(0)
+	if b != nil {
+		c = b[0]
+	} else {
+		c = str[0]
+	}
+	return isAlnum(c) && c > '9'
 }
 
 // trimFullStops returns the end of s[i:j] without its trailing full stops:
