@@ -243,9 +243,15 @@ var zeroPlan = func() *plan {
 	return internPlan(0, nil)
 }()
 
+// planKey is what a plan is interned by: its steps and rules, and
+// whether it keys blob: URLs as any other (see plan.blob): so does a
+// profile with an archive tool's step, and the plans it reads bases and
+// references with (refBase, absRef, surtRef), which lack that step but
+// read the same URLs.
 type planKey struct {
-	steps uint64
-	rules *ruleSet
+	steps     uint64
+	rules     *ruleSet
+	blobAsAny bool
 }
 
 var (
@@ -256,10 +262,16 @@ var (
 // internPlan returns the interned plan of steps and rules, compiling it
 // (and its base) the first time. plansMu must be held.
 func internPlan(steps uint64, rules *ruleSet) *plan {
-	k := planKey{steps, rules}
+	return internPlanKey(planKey{steps, rules, steps&archiveToolSteps != 0})
+}
+
+// internPlanKey is internPlan of a key: the plans a plan reads bases
+// and references with key blob: URLs as it does.
+func internPlanKey(k planKey) *plan {
 	if pl, ok := plans[k]; ok {
 		return pl
 	}
+	steps, rules := k.steps, k.rules
 	pl := compile(steps, rules)
 	plans[k] = pl
 	if b := steps &^ keyStepBits; b != steps || rules != nil {
@@ -268,12 +280,12 @@ func internPlan(steps uint64, rules *ruleSet) *plan {
 		pl.base = pl
 	}
 	if pl.surtRead {
-		pl.surtRef = internPlan(steps&^(1<<ReadAsSURT), rules)
+		pl.surtRef = internPlanKey(planKey{steps &^ (1 << ReadAsSURT), rules, k.blobAsAny})
 	}
 	if pl.whatwg {
-		pl.refBase = internPlan(steps&refBaseSteps, nil)
-		pl.absRef = internPlan(steps&^(1<<DefaultScheme), rules)
-		if steps&blobEditSteps != 0 && steps&archiveToolSteps == 0 {
+		pl.refBase = internPlanKey(planKey{steps & refBaseSteps, nil, k.blobAsAny})
+		pl.absRef = internPlanKey(planKey{steps &^ (1 << DefaultScheme), rules, k.blobAsAny})
+		if steps&blobEditSteps != 0 && !k.blobAsAny {
 			pl.blob = internPlan(steps&blobSteps, nil)
 		}
 	}

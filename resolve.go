@@ -460,13 +460,13 @@ func normalizeRefStandard(base, ref string, pl *plan, pe *pageEncoding) (key str
 
 // whatwgBase makes bu, a value keyValue made of the base (with its page
 // encoding), the value references are resolved against under the WHATWG
-// plan pl (keyed by pl.refBase), and returns the plan that keys the
-// targets: pl.blob for a blob: base (the target is a blob: URL unless
-// the reference has a scheme of its own, and a plan without the steps
-// that would merge blob: URLs keys both alike; see plan.blob). The
-// value's writer is frozen over the base's key, a string nothing writes
-// to again: resolutions copy what they take of it, so the value serves
-// any number of them, at once too (Base).
+// plan pl: keyed by pl.refBase, or, for a blob: base under a plan with a
+// blob plan, by the blob plan's (the targets of its relative references
+// are blob: URLs, which the blob plan keys: see plan.blob and
+// plan.relative). It returns pl. The value's writer is frozen over the
+// base's key, a string nothing writes to again: resolutions copy what
+// they take of it, so the value serves any number of them, at once too
+// (Base).
 func whatwgBase(bu *url, op string, pl *plan) (*plan, error) {
 	base := bu.w.src
 	if shift, f := keyInto(bu, pl.refBase); f != nil {
@@ -476,11 +476,26 @@ func whatwgBase(bu *url, op string, pl *plan) (*plan, error) {
 		pe := bu.enc
 		*bu = keyValue(base, nil)
 		bu.enc = pe
-		return whatwgBase(bu, op, pl.blob)
+		if _, err := whatwgBase(bu, op, pl.blob); err != nil {
+			return nil, err
+		}
+		return pl, nil
 	}
 	key := bu.result()
 	bu.w = writer{src: key, to: len(key)}
 	return pl, nil
+}
+
+// relative returns the plan that keys the target of a relative
+// reference against the base bu under pl: pl.blob for a blob: base
+// (the target is a blob: URL) when pl has one, pl otherwise. A
+// reference with a scheme or an authority of its own is keyed by pl,
+// whose keyInto keys a blob: URL by the blob plan itself.
+func (pl *plan) relative(bu *url) *plan {
+	if pl.blob != nil && bu.isBlob() {
+		return pl.blob
+	}
+	return pl
 }
 
 // keyRef writes into *u the key of s by pl, read from a page in pe, with
@@ -531,8 +546,8 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 	// they are (leanInto); one that starts with a letter may be an
 	// absolute URL, which the quick scan reads first.
 	letter := ref != "" && ref[0] >= 'A'
-	if !letter && leanInto(u, bu, ref, pl, dst) {
-		return finishRef(u, op, pl)
+	if !letter && leanInto(u, bu, ref, pl.relative(bu), dst) {
+		return finishRef(u, op, pl.relative(bu))
 	}
 	if len(ref) > 1 && ref[0] == '/' && ref[1] == '/' && !bu.opaque {
 		// A network-path reference (below), read with the base's scheme
@@ -561,8 +576,8 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 		}
 		return nil
 	}
-	if letter && leanInto(u, bu, ref, pl, dst) {
-		return finishRef(u, op, pl)
+	if letter && leanInto(u, bu, ref, pl.relative(bu), dst) {
+		return finishRef(u, op, pl.relative(bu))
 	}
 	// A plain reference (plainRef) needs no trimming nor rewriting.
 	r, shift, n := ref, 0, -1
@@ -617,13 +632,14 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 		}
 		return keyRef(u, op, "resolved", bkey[:bu.schemeEnd+1]+rest, pl, pe, dst)
 	}
-	if f := resolveWHATWGInto(u, bu, rest, pl, dst); f != nil {
+	rp := pl.relative(bu)
+	if f := resolveWHATWGInto(u, bu, rest, rp, dst); f != nil {
 		if shift < 0 {
 			f.off = -1
 		}
 		return withArg(toError(op, ref, max(shift, 0), f), "ref")
 	}
-	return finishRef(u, op, pl)
+	return finishRef(u, op, rp)
 }
 
 // finishRef ends refWHATWG for a relative reference, u holding the URL
