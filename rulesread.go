@@ -44,6 +44,15 @@ func (p Profile) WithRules(r Rules) (Profile, error) {
 	if err := checkRulesUsed(steps, r, rs); err != nil {
 		return Profile{}, err
 	}
+	if rs != nil && len(rs.hosts) < len(r.Hosts) {
+		// Keys that name one domain ("Example.com" and "example.com.")
+		// have one set of rules, the union of theirs: it must be one a
+		// profile uses as well, so that WithRules of Rules() gives the
+		// profile back.
+		if err := checkRulesUsed(steps, profileOf(steps, rs).Rules(), rs); err != nil {
+			return Profile{}, err
+		}
+	}
 	return profileOf(steps, rs), nil
 }
 
