@@ -117,11 +117,11 @@ var stepRuleVersions = [numSteps]int{
 // files regenerated (docs/keys.md).
 var profileRuleVersions = map[string]int{
 	"WebCapture": 3,
-	"RFC3986":    2,
-	"IRI":        3,
+	"RFC3986":    3,
+	"IRI":        4,
 	"POWDER":     5,
 	"WHATWG":     3,
-	"Crawler":    5,
+	"Crawler":    6,
 	"Archive":    8,
 	"Aggressive": 7,
 
@@ -208,11 +208,43 @@ func (p Profile) writeStepsDigestText(b *strings.Builder) {
 		b.WriteString(strconv.Itoa(stepRuleVersions[s]))
 		b.WriteByte('\n')
 	}
-	if p.plan().blob != nil {
+	pl := p.plan()
+	if pl.blob != nil {
 		// The profile keys blob: URLs as WHATWG does (plan.blob); before,
 		// its steps edited them. The line changes the digest of exactly
 		// the profiles whose keys of blob: URLs changed.
 		b.WriteString("blob as WHATWG\n")
+		// An absolute link on a blob: page is keyed by the profile, as
+		// alone; before, by the blob plan.
+		b.WriteString("absolute links of blob: pages by the profile\n")
+	}
+	// The lines below each change the digest of exactly the profiles
+	// whose keys or errors a fix changed, as the line above does.
+	if pl.whatwg && pl.blob == nil && pl.steps&archiveToolSteps != 0 && (pl.upperEscapes || pl.decodeUnres) {
+		// A blob: base is read by the profile's reading of the base
+		// (refBase), not by WHATWG's: its escapes as the profile's keys
+		// spell them.
+		b.WriteString("blob: bases read as any URL\n")
+	}
+	if pl.nfc && pl.esc == escapeKeep {
+		// A "%" that starts no triplet is one byte no character
+		// composes across, as any ASCII delimiter (nfcBarrierLen).
+		b.WriteString("NFC: a lone % is a barrier\n")
+	}
+	if pl.nfc && pl.keys&(1<<LowercasePath|1<<LowercaseQuery) != 0 {
+		// What NFC writes after lowercasing is lowered again (U+212A
+		// KELVIN SIGN is "K"): keyPass.lower.
+		b.WriteString("NFC then lowercase until stable\n")
+	}
+	if pl.trimDots && !pl.whatwg && (pl.decodeUnres || pl.decodeIUnres) {
+		// The full stops a host ends in once its escapes are decoded
+		// are trimmed too ("a\u3002%2E").
+		b.WriteString("host full stops trimmed as written\n")
+	}
+	if !pl.whatwg && !pl.decodeAll && (pl.decodeUnres || pl.decodeIUnres || pl.toUnicode) {
+		// A file URL's host that decodes to a drive letter before an
+		// empty port ("file://%43:/x") is an error, as "file://C:/x".
+		b.WriteString("drive letter host as written\n")
 	}
 }
 

@@ -62,6 +62,9 @@ var recordedStepDigests = map[string]string{
 	"safebrowsing/1": "b5ee7314c212",
 	"safebrowsing/2": "884d2050452c",
 	"safebrowsing/3": "78f92f5e7ecc",
+	"rfc3986/3":      "09c87c7a189a",
+	"iri/4":          "08c5c7d555b8",
+	"crawler/6":      "561ecbe3459f",
 }
 
 func stepsDigest(p Profile) string {
