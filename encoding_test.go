@@ -136,3 +136,26 @@ func TestLookupEncodingStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodingASCIIQuery holds docs/profiles.md to its word: a URL whose
+// query is ASCII gets UTF-8's key in every encoding, every ASCII byte in
+// the query, but the three controls ISO-2022-JP's encoder refuses
+// (U+000E, U+000F, U+001B), which it writes as the reference to U+FFFD.
+func TestEncodingASCIIQuery(t *testing.T) {
+	for _, enc := range allEncodings() {
+		for _, p := range encodingProfiles {
+			for c := 0; c < 0x80; c++ {
+				in := "http://h/?a" + string(rune(c)) + "b"
+				got, err := enc.Normalize(in, p)
+				utf8 := in
+				if enc.Name() == "ISO-2022-JP" && (c == 0x0E || c == 0x0F || c == 0x1B) {
+					utf8 = strings.Replace(in, string(rune(c)), "%26%2365533%3B", 1)
+				}
+				want, werr := Normalize(utf8, p)
+				if got != want || (err == nil) != (werr == nil) {
+					t.Errorf("%s.Normalize(%q, %s) = %q, %v; want %q, %v", enc.Name(), in, name(p), got, err, want, werr)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package canon
+
+import (
+	"strings"
+	"testing"
+)
+
+// Profiles composed of steps that each hold alone, and inputs around the
+// ones the property harness (properties_test.go) found them failing on:
+// each test is the class of one defect, its input's neighbours included.
+
+// composedLowercaseNFC are profiles that lowercase a component and
+// normalize it to NFC without the steps that check escapes (EncodeToURI,
+// EncodeToIRI): NFC with the lowercasing steps alone, WebCapture's steps
+// with them, and IRI's.
+var composedLowercaseNFC = []Profile{
+	MustProfile(NFC, LowercasePath, LowercaseQuery),
+	MustProfile(append(WebCapture.Steps(), NFC, LowercasePath, LowercaseQuery)...),
+	MustProfile(append(IRI.Steps(), LowercasePath, LowercaseQuery)...),
+}
+
+// TestCodePointScanComposed puts every code point (the sample of
+// TestCodePointScan; all of them with -long) in a path and a query
+// under composedLowercaseNFC: after a capital and before a "%" that
+// starts no triplet ("B\u0301%": lowercasing makes "b\u0301", which NFC
+// composes, and the writer must not take the "%" for a triplet), after
+// it, one byte earlier, and before a combining mark (U+212A KELVIN SIGN,
+// whose NFC is the ASCII capital "K", which lowercasing must then lower
+// too). Every input must give an error or a key that is a fixed point,
+// and no panic.
+func TestCodePointScanComposed(t *testing.T) {
+	shapes := []struct{ prefix, suffix string }{
+		{"http://h/B", "%"}, {"http://h/B%", ""}, {"http://h/%B", "%"}, {"http://h/", "\u0301"},
+		{"http://h/B", "\u0301%"}, {"http://h/?a=B", "%"}, {"http://h/?B%", "x"}, {"http://h/?", "\u0301"},
+		{"http://h/%2", "%"}, {"http://h/a/", "%4"}, {"http://h/B", ""}, {"http://h/?B", ""}, {"http://h/%2F", "/x"},
+	}
+	var fails scanFailures
+	n := 0
+	for r := range scanRunes(!*longTests) {
+		rs := string(r)
+		for _, p := range composedLowercaseNFC {
+			for _, sh := range shapes {
+				in := sh.prefix + rs + sh.suffix
+				n++
+				func() {
+					defer func() {
+						if v := recover(); v != nil {
+							fails.add(name(p)+": panic", "Normalize(%q, %s) panicked: %v", in, name(p), v)
+						}
+					}()
+					key, err := Normalize(in, p)
+					if err != nil {
+						return
+					}
+					if again, err := Normalize(key, p); again != key || err != nil {
+						fails.add(name(p)+": not a fixed point", "Normalize(%q, %s) = %q; Normalize of that = %q, %v (U+%04X)", in, name(p), key, again, err, r)
+					}
+				}()
+			}
+		}
+	}
+	fails.report(t)
+	t.Logf("%d inputs", n)
+}
+
+// TestBlobBaseRefs holds the references against blob: bases, under every
+// profile with ParseWHATWG that blob: URLs are keyed apart in (the escape
+// steps, TrimHostDots and the key steps: plan.blob) or as any URL (with
+// an archive tool's step), to NormalizeRef's contract: the key is the
+// profile's key of the WHATWG href (Normalize of it), a fixed point, and
+// what a Base gives. An absolute link on a blob: page is keyed as it
+// would be alone (its tracking parameters dropped, its query sorted), and
+// the target of a fragment is the blob: URL's own key.
+func TestBlobBaseRefs(t *testing.T) {
+	bases := []string{"blob:http://h/a/b", "blob:http://h/%61bc", "blob:https://H/%61B?b=1&a=2#f", "blob://h/%61B/c?q",
+		"blob:file:///C:/a/", "blob:null/x", "blob:http://h/a%2fb", "BLOB:http://h/x"}
+	refs := []string{"http://h/?utm_source=x&b=1&a=2", "https://h/%7e?b&a", "blob:http://h/%61?b&a#x", "#x", "#%61",
+		"", "?z&y", "d", "../e", "//h2/x?b&a", "http:g", "mailto:X@Y", "  http://h/%41#f "}
+	profiles := []Profile{WHATWG, Crawler, Archive, Aggressive}
+	for _, s := range []Step{UppercaseEscapes, DecodeUnreserved, TrimHostDots, RemoveFragment, SortQuery, RemoveTrackingParams,
+		DecodePathRepeatedly, DecodeQueryRepeatedly, LowercasePath, LowercaseQuery} {
+		profiles = append(profiles, MustProfile(ParseWHATWG, s), MustProfile(ParseWHATWG, DecodeUnreserved, s))
+	}
+	n := 0
+	for _, p := range profiles {
+		for _, base := range bases {
+			for _, ref := range refs {
+				n++
+				key, err := NormalizeRef(base, ref, p)
+				if h, herr := NormalizeRef(base, ref, WHATWG); herr == nil {
+					want, werr := Normalize(h, p)
+					if key != want || (err == nil) != (werr == nil) {
+						t.Errorf("NormalizeRef(%q, %q, %s) = %q, %v; the WHATWG href %q keyed = %q, %v", base, ref, name(p), key, err, h, want, werr)
+					}
+				} else if err == nil {
+					t.Errorf("NormalizeRef(%q, %q, %s) = %q; WHATWG's fails: %v", base, ref, name(p), key, herr)
+				}
+				if err == nil {
+					if again, err := Normalize(key, p); again != key || err != nil {
+						t.Errorf("NormalizeRef(%q, %q, %s) = %q; Normalize of that = %q, %v: not a fixed point", base, ref, name(p), key, again, err)
+					}
+				}
+				sameRef(t, Encoding{}, base, ref, p)
+			}
+		}
+	}
+	t.Logf("%d references", n)
+}
+
+// TestHostDotsDecoded holds TrimHostDots, with the steps that decode a
+// host's escapes or map its full stops, to its fixed point: a host made
+// of labels, ".", the full stops UTS #46 maps to it (U+3002, U+FF0E,
+// U+FF61) and "%2e" in each case, in every order of up to three parts,
+// after ParseWHATWG and without it. A decoded "%2E" after a full stop
+// ("\u3002%2e") leaves a host that ends in full stops again, which the
+// key must not keep ("http://\u3002/" is a host of dots only, an error).
+func TestHostDotsDecoded(t *testing.T) {
+	parts := []string{"a", ".", "\u3002", "\uff0e", "\uff61", "%2e", "%2E", "1"}
+	var hosts []string
+	var build func(prefix string, depth int)
+	build = func(prefix string, depth int) {
+		if prefix != "" {
+			hosts = append(hosts, prefix)
+		}
+		if depth == 3 {
+			return
+		}
+		for _, p := range parts {
+			build(prefix+p, depth+1)
+		}
+	}
+	build("", 0)
+	var profiles []Profile
+	for _, extra := range [][]Step{{DecodeUnreserved}, {DecodeIUnreserved}, {DecodeUnreserved, HostToASCII},
+		{DecodeIUnreserved, HostToUnicode}, {UppercaseEscapes}, {}} {
+		profiles = append(profiles, MustProfile(append([]Step{TrimHostDots, LowercaseHost}, extra...)...))
+		if p, err := NewProfile(append([]Step{ParseWHATWG, TrimHostDots}, extra...)...); err == nil {
+			profiles = append(profiles, p)
+		}
+	}
+	profiles = append(profiles, POWDER, Archive)
+	n := 0
+	for _, p := range profiles {
+		for _, h := range hosts {
+			for _, scheme := range []string{"http://", "foo://"} {
+				in := scheme + h + "/x"
+				n++
+				checkKeyInvariants(t, in, p)
+			}
+		}
+	}
+	t.Logf("%d inputs", n)
+}
+
+// TestDriveLetterHostDecoded holds the rule that a file URL's host may not
+// be a Windows drive letter ("file://C:/x" is an error: RFC 3986 reads a
+// host "c" and an empty port, which would merge the drive with a remote
+// host) to the host as the key writes it: spelled with an escape, a
+// trailing dot or a full stop, under the steps that decode or trim them,
+// the input is an error or a key that reads again as itself.
+func TestDriveLetterHostDecoded(t *testing.T) {
+	hosts := []string{"C", "c", "%43", "%63", "C.", "%43.", "C%2E", "C\u3002", "u:p@C", "u@%43", "CC", "%43%43", "1"}
+	profiles := []Profile{WebCapture, RFC3986, IRI, POWDER,
+		MustProfile(LowercaseHost, DecodeUnreserved), MustProfile(HostToUnicode, DecodeIUnreserved),
+		MustProfile(DefaultScheme, HostToUnicode, EncodeToIRI, AddRootPath), MustProfile(HostToASCII, DecodeUnreserved, TrimHostDots),
+		MustProfile(TrimHostDots)}
+	for _, p := range profiles {
+		for _, h := range hosts {
+			for _, rest := range []string{":/x", ":", "::/x", ":/"} {
+				in := "file://" + h + rest
+				checkKeyInvariants(t, in, p)
+				key, err := Normalize(in, p)
+				if err == nil {
+					if r, _ := Parse(key); r.HasPort && r.Port == "" && len(r.Host) == 1 && isASCIILetter(r.Host[0]) {
+						t.Errorf("Normalize(%q, %s) = %q: a drive letter as host", in, name(p), key)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRulesDomainSpellings holds Rules() to its promise, WithRules of it
+// gives the profile back, where Hosts has two keys that name one domain
+// ("Example.com" and "example.com."): their union is the domain's rules,
+// and a union that WithRules would refuse alone (a keep-only list beside
+// tracking names) is refused here too.
+func TestRulesDomainSpellings(t *testing.T) {
+	p := MustProfile(ParseWHATWG, RemoveTrackingParams, RemoveSessionIDs)
+	spellings := []string{"example.com", "Example.COM", "example.com.", "EXAMPLE.com."}
+	lists := []Rules{{KeepParams: []string{"a"}}, {TrackingPrefixes: []string{"x"}}, {TrackingParams: []string{"t"}},
+		{SessionParams: []string{"s"}}, {KeepParams: []string{"b"}, SessionParams: []string{"s"}}}
+	for i, s1 := range spellings {
+		for _, s2 := range spellings[i+1:] {
+			for _, l1 := range lists {
+				for _, l2 := range lists {
+					r := Rules{Hosts: map[string]Rules{s1: l1, s2: l2}}
+					q, err := p.WithRules(r)
+					if err != nil {
+						if !strings.Contains(err.Error(), "never read") {
+							t.Errorf("WithRules(%+v): %v", r, err)
+						}
+						continue
+					}
+					back, err := p.WithRules(q.Rules())
+					if err != nil || back != q {
+						t.Errorf("WithRules(%+v) = %v; WithRules of its Rules() %+v = %v, %v", r, q, q.Rules(), back, err)
+					}
+				}
+			}
+		}
+	}
+}
