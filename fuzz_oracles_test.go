@@ -213,7 +213,7 @@ func classify(s string, sp compSpan, i int) encodingClass {
 // A variant or input that fails to normalize is no evidence either way;
 // neither is a change inside a path with dot segments, which removal may
 // drop.
-func checkInputMutations(t *testing.T, in string) {
+func checkInputMutations(t testing.TB, in string) {
 	t.Helper()
 	s, r, spans, ok := locate(in)
 	if !ok {
@@ -276,7 +276,7 @@ func checkInputMutations(t *testing.T, in string) {
 
 // expectKey asserts that variant's key under p is key (same) or is not
 // (!same), when both normalize.
-func expectKey(t *testing.T, in, variant string, p Profile, key string, same bool) {
+func expectKey(t testing.TB, in, variant string, p Profile, key string, same bool) {
 	t.Helper()
 	if key == "" {
 		return
@@ -311,7 +311,7 @@ func skeleton(s, drop string) string {
 // (and a second "#", outside the grammar of a fragment). WebCapture
 // writes a space that would end the key as "%20", so spaces are not
 // compared there; it removes the fragment.
-func checkDelimiterSkeleton(t *testing.T, in string) {
+func checkDelimiterSkeleton(t testing.TB, in string) {
 	t.Helper()
 	s, ri, _, ok := locate(in)
 	if !ok {

@@ -279,7 +279,7 @@ func TestKeyStepPairs(t *testing.T) {
 // name other resources, each in a way that names the steps that merge it
 // (none, for most), and requires each variant that no step of p merges to
 // get a key of its own.
-func checkKeyStepsNoFalseMerge(t *testing.T, in, key string, p Profile) {
+func checkKeyStepsNoFalseMerge(t testing.TB, in, key string, p Profile) {
 	t.Helper()
 	if !p.Has(ParseWHATWG) {
 		return
