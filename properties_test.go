@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -1101,6 +1102,25 @@ func TestPropertyHunt(t *testing.T) {
 	t.Logf("%d configurations in %v", runs, time.Since(start).Round(time.Second))
 }
 
+// propURLKind names the kind of s for propViolationKind: blob:, file:,
+// another absolute URL, or a fragment, query or other relative reference.
+func propURLKind(s string) string {
+	s, _, _ = trim(s)
+	switch r, err := Parse(s); {
+	case err != nil:
+		return "unparsed"
+	case strings.EqualFold(r.Scheme, "blob"):
+		return "blob:"
+	case strings.EqualFold(r.Scheme, "file"):
+		return "file:"
+	case r.Scheme != "":
+		return "absolute"
+	case strings.HasPrefix(s, "#"):
+		return "fragment"
+	}
+	return "relative"
+}
+
 // propViolationKind is a violation's text without what it quotes and its
 // stack's addresses: the kind of failure, not the input.
 func propViolationKind(s string) string {
@@ -1121,6 +1141,18 @@ func propViolationKind(s string) string {
 		}
 	}
 	k := b.String()
+	if i := strings.Index(first, "NormalizeRef(\""); i >= 0 {
+		// Which kind of base and reference: the class of a resolution's
+		// failure.
+		rest := first[i+len("NormalizeRef("):]
+		if base, err := strconv.QuotedPrefix(rest); err == nil {
+			rest = strings.TrimPrefix(rest[len(base):], ", ")
+			ref, _ := strconv.QuotedPrefix(rest)
+			base, _ = strconv.Unquote(base)
+			ref, _ = strconv.Unquote(ref)
+			k += " [base " + propURLKind(base) + ", reference " + propURLKind(ref) + "]"
+		}
+	}
 	for _, enc := range allEncodings() {
 		k = strings.ReplaceAll(k, enc.Name()+".", "Encoding.")
 	}
