@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -87,7 +88,11 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 		e.encode(i, j, set)
 		return nil
 	case escapeKeep:
+		at := w.length()
 		w.run(i, j)
+		if e.pl.nfc && m&clsNonASCII != 0 {
+			return e.nfc(at, i, comp)
+		}
 		return nil
 	case escapeNorm:
 		look = clsPct
@@ -97,7 +102,11 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 		look = notAllowed(comp)
 	}
 	if m&look == 0 {
+		at := w.length()
 		w.run(i, j)
+		if e.pl.nfc && m&clsNonASCII != 0 {
+			return e.nfc(at, i, comp)
+		}
 		return nil
 	}
 	if e.pl.esc == escapePOWDER {
@@ -163,7 +172,7 @@ func (e *engine) component(i, j int, m uint16, comp Component) *failure {
 	}
 	w.run(start, j)
 	if pl.nfc && m&(clsNonASCII|clsPct) != 0 {
-		e.nfc(at)
+		return e.nfc(at, i, comp)
 	}
 	return nil
 }
@@ -193,61 +202,98 @@ func (e *engine) escapeTriplet(start, k int, decode, lowerDecoded bool) bool {
 	return true
 }
 
-// nfc normalizes to NFC the output from offset at on, run by run (RFC
-// 3987 §5.3.2.2). A run is a stretch of letters, digits and non-ASCII
-// characters: every other ASCII byte, and every percent-encoded triplet, is
-// a barrier no character composes across. A triplet is an encoding
+// nfc normalizes to NFC the output from offset at on, the component
+// comp written from the input at i, run by run (RFC 3987 §5.3.2.2). A run
+// is a stretch of letters, digits and non-ASCII characters: every other
+// ASCII byte, every percent-encoded triplet, and the two code points whose
+// NFC is ASCII punctuation (U+037E is ";", U+1FEF is "`") are barriers no
+// character composes across, kept as written. A triplet is an encoding
 // artifact, and letting "%3A" + U+0301 compose to "%3Á" would corrupt it;
 // an ASCII delimiter is syntax, and letting "=" + U+0338 compose to "≠"
-// would remove it, so that "?a=%CC%B8b" and "?a≠b" got one key. (The code
-// points whose NFC is itself ASCII punctuation, U+037E and U+1FEF, never
-// reach here raw: EncodeToIRI keeps them encoded, see iriAllowed.)
-// The check is quick and allocation-free when the text is already NFC.
-func (e *engine) nfc(at int) {
+// would remove it, so that "?a=%CC%B8b" and "?a≠b" got one key; and
+// U+037E written ";" would make a delimiter (EncodeToIRI keeps the two
+// encoded, see iriAllowed; without it they stay as they are). A run of
+// more than 30 combining marks is an error: golang.org/x/text's NFC
+// inserts U+034F COMBINING GRAPHEME JOINER into it (UAX #15's Stream-Safe
+// Text Format), which would give it the key of the text that holds that
+// U+034F. The check is quick and allocation-free when the text is
+// already NFC.
+func (e *engine) nfc(at, i int, comp Component) *failure {
 	str, b := e.u.w.tail(at)
 	if b != nil {
 		str = string(b) // dirty already: this path allocates anyway
 	}
 	if isNFCRuns(str) {
-		return
+		return nil
 	}
-	e.u.w.replaceTail(at, appendNFCRuns(make([]byte, 0, len(str)+len(str)/2), str))
+	out, ok := appendNFCRuns(make([]byte, 0, len(str)+len(str)/2), str)
+	if !ok {
+		return fail(comp, i, ErrInvalidChar, "more than 30 combining marks in a row")
+	}
+	e.u.w.replaceTail(at, out)
+	return nil
 }
 
 // appendNFCRuns appends str to out with each run (see nfc) normalized
-// to NFC.
-func appendNFCRuns(out []byte, str string) []byte {
+// to NFC. It reports false where the normalizer inserted a U+034F (a run
+// of more than 30 combining marks: see nfc).
+func appendNFCRuns(out []byte, str string) ([]byte, bool) {
+	ok := true
 	for len(str) > 0 {
 		k := nfcRunEnd(str)
 		// Not AppendString: it would compose with the bytes already in out.
-		out = append(out, norm.NFC.String(str[:k])...)
+		n := norm.NFC.String(str[:k])
+		if strings.Count(n, cgj) > strings.Count(str[:k], cgj) {
+			ok = false
+		}
+		out = append(out, n...)
 		if k == len(str) {
 			break
 		}
-		n := nfcBarrierLen(str, k)
-		out = append(out, str[k:k+n]...)
-		str = str[k+n:]
+		b := nfcBarrierLen(str, k)
+		out = append(out, str[k:k+b]...)
+		str = str[k+b:]
 	}
-	return out
+	return out, ok
 }
 
+// cgj is U+034F COMBINING GRAPHEME JOINER, which golang.org/x/text's NFC
+// inserts after 30 combining marks in a row.
+const cgj = "\u034f"
+
+// The two code points whose NFC is ASCII punctuation (nfcIsASCIIPunct),
+// in UTF-8: barriers of the runs NFC works on (see nfc).
+const (
+	greekQuestionMark = "\u037e" // NFC ";"
+	greekVaria        = "\u1fef" // NFC "`"
+)
+
 // nfcBarrierLen returns the length of the barrier at t[k], where a run
-// ends (see nfc): a valid triplet, or one ASCII byte. A "%" that starts
-// no triplet is a byte like any other: a profile without the escape
-// steps keeps it, and a component a key step rewrote (LowercasePath)
-// may hold one before a character NFC composes.
+// ends (see nfc): a valid triplet, U+037E or U+1FEF, or one ASCII byte. A
+// "%" that starts no triplet is a byte like any other: a profile without
+// the escape steps keeps it, and a component a key step rewrote
+// (LowercasePath) may hold one before a character NFC composes.
 func nfcBarrierLen(t string, k int) int {
-	if t[k] == '%' && validEscape(t, k) {
+	switch {
+	case t[k] == '%' && validEscape(t, k):
 		return 3
+	case strings.HasPrefix(t[k:], greekQuestionMark):
+		return len(greekQuestionMark)
+	case strings.HasPrefix(t[k:], greekVaria):
+		return len(greekVaria)
 	}
 	return 1
 }
 
 // nfcRunEnd returns the length of the run of t that NFC may work on: the
-// bytes before the first ASCII byte that is neither a letter nor a digit.
+// bytes before the first barrier (see nfc, nfcBarrierLen).
 func nfcRunEnd(t string) int {
 	for k := 0; k < len(t); k++ {
-		if c := t[k]; c < utf8.RuneSelf && !isAlnum(c) {
+		switch c := t[k]; {
+		case c < utf8.RuneSelf && !isAlnum(c):
+			return k
+		case c == greekQuestionMark[0] && strings.HasPrefix(t[k:], greekQuestionMark),
+			c == greekVaria[0] && strings.HasPrefix(t[k:], greekVaria):
 			return k
 		}
 	}

@@ -157,7 +157,11 @@ const (
 	// ASCII byte that is not a letter or digit, and every percent-encoded
 	// triplet, is a barrier no character composes across, so that NFC
 	// never creates, removes or moves a delimiter ("=" + U+0338 stays two
-	// characters; it is not "≠").
+	// characters; it is not "≠"); for the same reason U+037E and U+1FEF,
+	// whose NFC is ";" and "`", stay as written (EncodeToIRI encodes
+	// them). A run of more than 30 combining marks is an error: the
+	// normalizer would insert U+034F into it (UAX #15's Stream-Safe Text
+	// Format) and give it the key of the text that holds one.
 	//	http://h/e\u0301 -> http://h/é
 	NFC
 
