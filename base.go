@@ -29,7 +29,7 @@ func (enc Encoding) NewBase(pageURL string, p Profile) (*Base, error) {
 	const op = "NewBase"
 	pl := p.plan()
 	if f := enc.check(pl); f != nil {
-		return nil, withArg(toError(op, pageURL, 0, f), "base")
+		return nil, toArgError(op, "base", pageURL, 0, f)
 	}
 	b := &Base{page: pageURL, p: p, pl: pl, pe: enc.pe}
 	var err error

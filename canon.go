@@ -223,7 +223,7 @@ func (enc Encoding) AppendNormalized(dst []byte, rawURL string, p Profile) ([]by
 func (enc Encoding) NormalizeRef(base, ref string, p Profile) (string, error) {
 	pl := p.plan()
 	if f := enc.check(pl); f != nil {
-		return "", withArg(toError("NormalizeRef", ref, 0, f), "ref")
+		return "", toArgError("NormalizeRef", "ref", ref, 0, f)
 	}
 	if pl.whatwg {
 		return normalizeRefWHATWG(base, ref, pl, enc.pe)

@@ -322,3 +322,17 @@ func sbAppendSpan(spans [][2]int, v string, from []int32, a, e, shift int) [][2]
 	}
 	return append(spans, [2]int{int(from[a+colon+1]) + shift, int(from[a+at]) + shift})
 }
+
+// toArgError is toError for an input of a function of two, named by arg
+// (see Error.Arg). A failure in the URL that NormalizeRef made of the
+// base and the reference ("resolved") is redacted segment by segment
+// too, as Safe Browsing's are (sbSegmentSpans): the reference sits in the
+// base's path there, where the readings of the reference alone no longer
+// start ("http%3A//u:pw@h/x" against "http://h/a" is
+// "http://h/http%3A//u:pw@h/x").
+func toArgError(op, arg, input string, shift int, f *failure) error {
+	if arg == "resolved" {
+		f.segments = true
+	}
+	return withArg(toError(op, input, shift, f), arg)
+}

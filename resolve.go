@@ -20,14 +20,14 @@ import (
 func Resolve(base, ref string) (string, error) {
 	b, bshift, f := parseInput(base)
 	if f != nil {
-		return "", withArg(toError("Resolve", base, bshift, f), "base")
+		return "", toArgError("Resolve", "base", base, bshift, f)
 	}
 	if b.schemeEnd < 0 {
-		return "", withArg(toError("Resolve", base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme")), "base")
+		return "", toArgError("Resolve", "base", base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme"))
 	}
 	r, rshift, f := parseInput(ref)
 	if f != nil {
-		return "", withArg(toError("Resolve", ref, rshift, f), "ref")
+		return "", toArgError("Resolve", "ref", ref, rshift, f)
 	}
 	abs, _ := resolve3986(&b, &r)
 	return abs, nil
@@ -54,10 +54,10 @@ func normalizeRef(base, ref string, pl *plan) (string, error) {
 func rfcBase(op, base string) (parts, error) {
 	b, bshift, f := parseInput(base)
 	if f != nil {
-		return parts{}, withArg(toError(op, base, bshift, f), "base")
+		return parts{}, toArgError(op, "base", base, bshift, f)
 	}
 	if b.schemeEnd < 0 {
-		return parts{}, withArg(toError(op, base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme")), "base")
+		return parts{}, toArgError(op, "base", base, bshift, fail(ComponentScheme, 0, ErrRelative, "base has no scheme"))
 	}
 	return b, nil
 }
@@ -67,13 +67,13 @@ func rfcBase(op, base string) (parts, error) {
 func refRFC(op string, b *parts, ref string, pl *plan) (string, error) {
 	r, rshift, f := parseInput(ref)
 	if f != nil {
-		return "", withArg(toError(op, ref, rshift, f), "ref")
+		return "", toArgError(op, "ref", ref, rshift, f)
 	}
 	var abs string
 	var t parts
 	if pl.resolve1808 {
 		if abs, t, f = resolve1808(b, &r); f != nil {
-			return "", withArg(toError(op, ref, rshift, f), "ref")
+			return "", toArgError(op, "ref", ref, rshift, f)
 		}
 	} else {
 		abs, t = resolve3986(b, &r)
@@ -87,7 +87,7 @@ func refRFC(op string, b *parts, ref string, pl *plan) (string, error) {
 		abs = escapeTrailingTrimmed(abs)
 		if pl.decodeAll || pl.defaultScheme {
 			if f := checkResolvedPOWDER(abs, pl); f != nil {
-				return "", withArg(toError(op, abs, 0, f), "resolved")
+				return "", toArgError(op, "resolved", abs, 0, f)
 			}
 		}
 		return keyString(op, "resolved", abs, pl, nil)
@@ -100,11 +100,11 @@ func refRFC(op string, b *parts, ref string, pl *plan) (string, error) {
 	e.u.w.reset(abs, nil, 0)
 	e.u.w.slack = 32
 	if f := e.run(); f != nil {
-		return "", withArg(toError(op, abs, 0, f), "resolved")
+		return "", toArgError(op, "resolved", abs, 0, f)
 	}
 	e.u.check()
 	if f := finishKey(&e.u, abs, pl); f != nil {
-		return "", withArg(toError(op, abs, 0, f), "resolved")
+		return "", toArgError(op, "resolved", abs, 0, f)
 	}
 	return e.u.result(), nil
 }
@@ -441,7 +441,7 @@ func normalizeRefStandard(base, ref string, pl *plan, pe *pageEncoding) (key str
 		if pl.blob == nil || !u.isBlob() {
 			u.check()
 			if f := finishKey(&u, ref, pl); f != nil {
-				return "", false, withArg(toError(op, ref, 0, f), "ref")
+				return "", false, toArgError(op, "ref", ref, 0, f)
 			}
 			return u.result(), u.hostlessPath(), nil
 		}
@@ -470,7 +470,7 @@ func normalizeRefStandard(base, ref string, pl *plan, pe *pageEncoding) (key str
 func whatwgBase(bu *url, op string, pl *plan) (*plan, error) {
 	base := bu.w.src
 	if shift, f := keyInto(bu, pl.refBase); f != nil {
-		return nil, withArg(toError(op, base, shift, f), "base")
+		return nil, toArgError(op, "base", base, shift, f)
 	}
 	if pl.blob != nil && bu.isBlob() {
 		pe := bu.enc
@@ -505,7 +505,7 @@ func keyRef(u *url, op, arg, s string, pl *plan, pe *pageEncoding, dst []byte) e
 	*u = keyValue(s, dst)
 	u.enc = pe
 	if shift, f := keyInto(u, pl); f != nil {
-		return withArg(toError(op, s, shift, f), arg)
+		return toArgError(op, arg, s, shift, f)
 	}
 	return nil
 }
@@ -572,7 +572,7 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 			return keyRef(u, op, "ref", ref, pl.blob, pe, dst) // (see plan.blob)
 		}
 		if f := finishKey(u, ref, pl); f != nil {
-			return withArg(toError(op, ref, 0, f), "ref")
+			return toArgError(op, "ref", ref, 0, f)
 		}
 		return nil
 	}
@@ -591,7 +591,7 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 			}
 		}
 		if f != nil {
-			return withArg(toError(op, ref, sh, f), "ref")
+			return toArgError(op, "ref", ref, sh, f)
 		}
 		r, shift = preprocessWHATWG(in), sh
 		if r != in {
@@ -618,7 +618,7 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 		if shift < 0 {
 			f.off = -1
 		}
-		return withArg(toError(op, ref, max(shift, 0), f), "ref")
+		return toArgError(op, "ref", ref, max(shift, 0), f)
 	}
 	if bu.special() && len(rest) > 1 && isSlash(rest[0]) && isSlash(rest[1]) || !bu.special() && strings.HasPrefix(rest, "//") {
 		// A network-path reference: the base's scheme and the reference.
@@ -637,7 +637,7 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 		if shift < 0 {
 			f.off = -1
 		}
-		return withArg(toError(op, ref, max(shift, 0), f), "ref")
+		return toArgError(op, "ref", ref, max(shift, 0), f)
 	}
 	return finishRef(u, op, rp)
 }
@@ -647,7 +647,7 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 // readsBack.
 func finishRef(u *url, op string, pl *plan) error {
 	if f := finishKey(u, "", pl); f != nil {
-		return withArg(toError(op, u.result(), 0, f), "resolved")
+		return toArgError(op, "resolved", u.result(), 0, f)
 	}
 	if !pl.defaultScheme {
 		return nil // (readsBack: nothing to read)
@@ -665,7 +665,7 @@ func finishRef(u *url, op string, pl *plan) error {
 // named.
 func readsBack(op, key string, pl *plan) error {
 	if f := readsAsHostPort(key, pl); f != nil {
-		return withArg(toError(op, key, 0, f), "resolved")
+		return toArgError(op, "resolved", key, 0, f)
 	}
 	return nil
 }

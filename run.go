@@ -183,7 +183,7 @@ func keyString(op, arg, s string, pl *plan, enc *pageEncoding) (string, error) {
 	u := keyValue(s, nil)
 	u.enc = enc
 	if shift, f := keyInto(&u, pl); f != nil {
-		return "", withArg(toError(op, s, shift, f), arg)
+		return "", toArgError(op, arg, s, shift, f)
 	}
 	return u.result(), nil
 }
