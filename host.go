@@ -32,6 +32,12 @@ func (e *engine) host() (int, *failure) {
 		// An empty host (file:///x); whether one is allowed is checked by run.
 	case s[i] == '[':
 		if e.pl.esc == escapePOWDER {
+			if k := strings.IndexByte(s[i:j], '%'); k >= 0 {
+				// A "%" left once DecodeAll decoded the input ("%%325"
+				// is "%25") would be decoded again when the key is
+				// read: no zone survives DecodeAll (checkRawHost).
+				return 0, fail(ComponentHost, i+k, ErrInvalidHost, "invalid zone identifier: DecodeAll decodes its %25")
+			}
 			if f := checkIPLiteral(s, i, j); f != nil {
 				return 0, f
 			}
