@@ -2,6 +2,7 @@ package canon
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,7 +61,10 @@ type Rules struct {
 	// top-level ones (each list is the union of the two). A key is a
 	// domain (an internationalized one is read as its A-labels), an IPv4
 	// address or an IPv6 address in brackets, any letter case, a final
-	// "." ignored; an IP address matches only itself. A host's Rules may
+	// "." ignored; an IP address matches only itself. Keys that name one
+	// domain ("Example.com", "example.com.") are one key, whose lists are
+	// theirs joined (and checked joined, as WithRules checks any). A
+	// host's Rules may
 	// not have Hosts of their own. The host a rule is matched against is
 	// the key's, after the profile's host steps, and a key must be a host
 	// as the key writes it: under StripWWW, a rule for "www.example.com"
@@ -102,7 +106,10 @@ func internRules(r Rules) (*ruleSet, error) {
 		return nil, err
 	}
 	hosts := map[string]*ruleSet{}
-	for h, hr := range r.Hosts {
+	// In the keys' order, so that of several bad keys the error names the
+	// same one on every call.
+	for _, h := range slices.Sorted(maps.Keys(r.Hosts)) {
+		hr := r.Hosts[h]
 		field := "Rules.Hosts[" + strconv.Quote(h) + "]"
 		if hr.Hosts != nil {
 			return nil, errors.New("canon: " + field + ": a host's rules cannot have Hosts of their own")

@@ -2,6 +2,7 @@ package canon
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,12 +49,32 @@ func (p Profile) WithRules(r Rules) (Profile, error) {
 		// Keys that name one domain ("Example.com" and "example.com.")
 		// have one set of rules, the union of theirs: it must be one a
 		// profile uses as well, so that WithRules of Rules() gives the
-		// profile back.
+		// profile back. The error names the keys as written.
 		if err := checkRulesUsed(steps, profileOf(steps, rs).Rules(), rs); err != nil {
-			return Profile{}, err
+			return Profile{}, &unusedRulesError{sameDomainKeys(r) + strings.TrimPrefix(err.Error(), "canon: ")}
 		}
 	}
 	return profileOf(steps, rs), nil
+}
+
+// sameDomainKeys names the keys of r.Hosts that name one domain, as
+// written, for an error about their union: `canon: Rules.Hosts["Example.com"]
+// and Rules.Hosts["example.com."] name one domain, example.com; their rules
+// together: `.
+func sameDomainKeys(r Rules) string {
+	byDomain := map[string][]string{}
+	for _, h := range slices.Sorted(maps.Keys(r.Hosts)) {
+		if d, err := ruleDomain("", h); err == nil {
+			byDomain[d] = append(byDomain[d], "Rules.Hosts["+strconv.Quote(h)+"]")
+		}
+	}
+	var b strings.Builder
+	for _, d := range slices.Sorted(maps.Keys(byDomain)) {
+		if keys := byDomain[d]; len(keys) > 1 {
+			b.WriteString("canon: " + strings.Join(keys, " and ") + " name one domain, " + d + "; their rules together: ")
+		}
+	}
+	return b.String()
 }
 
 // ruleFieldSteps is which step reads each list of Rules.
