@@ -119,7 +119,7 @@ var profileRuleVersions = map[string]int{
 	"WebCapture": 3,
 	"RFC3986":    3,
 	"IRI":        4,
-	"POWDER":     5,
+	"POWDER":     6,
 	"WHATWG":     3,
 	"Crawler":    6,
 	"Archive":    8,
@@ -226,10 +226,23 @@ func (p Profile) writeStepsDigestText(b *strings.Builder) {
 		// spell them.
 		b.WriteString("blob: bases read as any URL\n")
 	}
-	if pl.nfc && pl.esc == escapeKeep {
-		// A "%" that starts no triplet is one byte no character
-		// composes across, as any ASCII delimiter (nfcBarrierLen).
-		b.WriteString("NFC: a lone % is a barrier\n")
+	if pl.nfc && pl.esc != escapeIRI && pl.esc != escapeURI {
+		// NFC normalizes every component, with or without an escape in
+		// it (it did only where EncodeToIRI looked at the text or a
+		// "%" was there), and a "%" that starts no triplet, U+037E and
+		// U+1FEF are barriers kept as written (nfcBarrierLen).
+		b.WriteString("NFC on every component; lone %, U+037E, U+1FEF barriers\n")
+	}
+	if pl.nfc {
+		// More than 30 combining marks in a row are an error, not the
+		// key of the text with U+034F inserted (engine.nfc).
+		b.WriteString("NFC refuses more than 30 combining marks\n")
+	}
+	if pl.decodeAll {
+		// An IP literal that holds a "%" once decoded is an error (no
+		// zone survives DecodeAll), whatever its raw spelling
+		// ("%%325" is "%25").
+		b.WriteString("DecodeAll: no % in a decoded IP literal\n")
 	}
 	if pl.nfc && pl.keys&(1<<LowercasePath|1<<LowercaseQuery) != 0 {
 		// What NFC writes after lowercasing is lowered again (U+212A
@@ -241,9 +254,10 @@ func (p Profile) writeStepsDigestText(b *strings.Builder) {
 		// are trimmed too ("a\u3002%2E").
 		b.WriteString("host full stops trimmed as written\n")
 	}
-	if !pl.whatwg && !pl.decodeAll && (pl.decodeUnres || pl.decodeIUnres || pl.toUnicode) {
-		// A file URL's host that decodes to a drive letter before an
-		// empty port ("file://%43:/x") is an error, as "file://C:/x".
+	if !pl.whatwg && !pl.decodeAll && (pl.decodeUnres || pl.decodeIUnres || pl.toUnicode || pl.toASCII) {
+		// A file URL's host that decodes or maps to a drive letter
+		// before an empty port ("file://%43:/x", the fullwidth
+		// "file://\uff23:/x") is an error, as "file://C:/x".
 		b.WriteString("drive letter host as written\n")
 	}
 }

@@ -1,6 +1,13 @@
 package canon
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,8 +70,9 @@ var recordedStepDigests = map[string]string{
 	"safebrowsing/2": "884d2050452c",
 	"safebrowsing/3": "78f92f5e7ecc",
 	"rfc3986/3":      "09c87c7a189a",
-	"iri/4":          "08c5c7d555b8",
+	"iri/4":          "56bcdfda223d",
 	"crawler/6":      "561ecbe3459f",
+	"powder/6":       "967f100d5914",
 }
 
 func stepsDigest(p Profile) string {
@@ -259,4 +267,199 @@ func TestPublicSuffixListVersion(t *testing.T) {
 		t.Errorf("golang.org/x/net/publicsuffix has the list of %s, publicSuffixListVersion is %s: update it (keyversion.go), "+
 			"add a CHANGELOG.md entry naming psl-%s and regenerate the golden files (docs/keys.md)", got, publicSuffixListVersion, got)
 	}
+}
+
+// customKeysFile holds the keys of random configurations of the property
+// harness (properties_test.go): profiles built with NewProfile, Rules,
+// page encodings, inputs and bases. A golden file per predefined profile
+// holds that profile's keys to its KeyVersion (golden_test.go); this one
+// holds the KeyVersion of profiles nobody predefined to the same rule,
+// which the steps digest (writeStepsDigestText) must keep: a key that
+// changes changes its KeyVersion.
+const customKeysFile = "testdata/golden/custom.tsv.gz"
+
+// customKeysRows is how many configurations customKeysFile holds.
+const customKeysRows = 3000
+
+// customKeyRow is one configuration and what it gave: Normalize's key and
+// NormalizeRef's of the input against the base ("!" and the sentinel and
+// component of an error).
+type customKeyRow struct {
+	steps, rules, enc, in, base string
+	keyVersion, key, ref        string
+}
+
+func (r customKeyRow) fields() []string {
+	return []string{r.steps, r.rules, r.enc, r.in, r.base, r.keyVersion, r.key, r.ref}
+}
+
+// customKeyOf makes the row of steps, rules, encoding, input and base.
+func customKeyOf(t *testing.T, steps, rules, enc, in, base string) customKeyRow {
+	t.Helper()
+	var st []Step
+	if steps != "" {
+		for _, n := range strings.Split(steps, "|") {
+			s, err := ParseStep(n)
+			if err != nil {
+				t.Fatalf("%s: %v", customKeysFile, err)
+			}
+			st = append(st, s)
+		}
+	}
+	p, err := NewProfile(st...)
+	if err != nil {
+		t.Fatalf("%s: NewProfile(%s): %v", customKeysFile, steps, err)
+	}
+	var r Rules
+	if err := json.Unmarshal([]byte(rules), &r); err != nil {
+		t.Fatalf("%s: rules %s: %v", customKeysFile, rules, err)
+	}
+	if p, err = p.WithRules(r); err != nil {
+		t.Fatalf("%s: WithRules(%s): %v", customKeysFile, rules, err)
+	}
+	e, err := LookupEncoding(enc)
+	if err != nil {
+		t.Fatalf("%s: %v", customKeysFile, err)
+	}
+	if enc == "UTF-8" {
+		e = Encoding{}
+	}
+	outcome := func(key string, err error) string {
+		var ce *Error
+		if errors.As(err, &ce) {
+			for n, s := range sentinelNames {
+				if errors.Is(err, s) {
+					return "!" + n + "/" + ce.Component.String()
+				}
+			}
+		}
+		if err != nil {
+			return "!" + err.Error()
+		}
+		return key
+	}
+	row := customKeyRow{steps: steps, rules: rules, enc: enc, in: in, base: base, keyVersion: p.KeyVersion()}
+	row.key = outcome(e.Normalize(in, p))
+	row.ref = outcome(e.NormalizeRef(base, in, p))
+	return row
+}
+
+// sentinelNames names every sentinel for customKeyRow.
+var sentinelNames = map[string]error{"ErrRelative": ErrRelative, "ErrInvalidEscape": ErrInvalidEscape,
+	"ErrInvalidHost": ErrInvalidHost, "ErrInvalidPort": ErrInvalidPort, "ErrInvalidScheme": ErrInvalidScheme,
+	"ErrInvalidChar": ErrInvalidChar, "ErrTooLong": ErrTooLong, "ErrEncoding": ErrEncoding}
+
+// TestCustomKeyVersions holds the KeyVersion of any profile to its
+// promise: two keys made under one KeyVersion are the same. For each
+// configuration of customKeysFile whose profile still has the KeyVersion
+// recorded, the keys must be the recorded ones; a row whose KeyVersion
+// changed fails the test until the file is made again (-golden.update,
+// testdata/golden/update.sh), which it is only when no key changed under
+// an unchanged KeyVersion. The keys are compared under the Unicode
+// version the file was made with (the KeyVersion names it: under
+// another, every row's differs, and the golden files' delta holds the
+// predefined profiles to it).
+func TestCustomKeyVersions(t *testing.T) {
+	var rows []customKeyRow
+	unicode := ""
+	if b, err := os.ReadFile(customKeysFile); err == nil {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(strings.TrimSuffix(string(text), "\n"), "\n") {
+			if u, ok := strings.CutPrefix(line, "# unicode "); ok {
+				unicode = u
+			}
+			if strings.HasPrefix(line, "#") {
+				continue
+			}
+			var f []string
+			for _, q := range strings.Split(line, "\t") {
+				s, err := strconv.Unquote(q)
+				if err != nil {
+					t.Fatalf("%s:%d: %v", customKeysFile, i+1, err)
+				}
+				f = append(f, s)
+			}
+			if len(f) != 8 {
+				t.Fatalf("%s:%d: %d fields, want 8", customKeysFile, i+1, len(f))
+			}
+			rows = append(rows, customKeyRow{f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]})
+		}
+	} else if !*goldenUpdate {
+		t.Fatal(err)
+	}
+	if unicode != "" && unicode != UnicodeVersion {
+		t.Logf("%s was made under Unicode %s; its keys are compared under that version only (this is %s)", customKeysFile, unicode, UnicodeVersion)
+		return
+	}
+	stale, changed := 0, 0
+	for _, r := range rows {
+		now := customKeyOf(t, r.steps, r.rules, r.enc, r.in, r.base)
+		if now.keyVersion != r.keyVersion {
+			stale++
+			continue
+		}
+		if now.key != r.key || now.ref != r.ref {
+			changed++
+			if changed <= 20 {
+				t.Errorf("profile %s %s in %s, KeyVersion %s unchanged: Normalize(%q) was %q, is %q; NormalizeRef(%q, %q) was %q, is %q",
+					r.steps, r.rules, r.enc, r.keyVersion, r.in, r.key, now.key, r.base, r.in, r.ref, now.ref)
+			}
+		}
+	}
+	if changed > 0 {
+		t.Fatalf("%d of %d configurations changed keys under an unchanged KeyVersion: a step's rule version, or a line of writeStepsDigestText, must name the change (docs/keys.md)", changed, len(rows))
+	}
+	if !*goldenUpdate {
+		if stale > 0 {
+			t.Fatalf("%d of %d configurations have another KeyVersion now: make %s again (testdata/golden/update.sh)", stale, len(rows), customKeysFile)
+		}
+		t.Logf("%d configurations: keys as recorded", len(rows))
+		return
+	}
+	r := rand.New(rand.NewPCG(2026, 11))
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# canon: keys of random configurations of profiles, rules, encodings, inputs and bases (TestCustomKeyVersions)\n")
+	fmt.Fprintf(&b, "# fields, each a Go string literal: steps, rules (JSON), encoding, input, base, KeyVersion, Normalize, NormalizeRef\n")
+	fmt.Fprintf(&b, "# unicode %s\n", UnicodeVersion)
+	for i := 0; i < customKeysRows; i++ {
+		c := propertyConfigOf(propRandomData(r))
+		var steps []string
+		for _, s := range c.p.Steps() {
+			steps = append(steps, s.String())
+		}
+		rules, err := json.Marshal(c.p.Rules())
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := customKeyOf(t, strings.Join(steps, "|"), string(rules), c.enc.Name(), c.in.s, c.base.s)
+		for k, f := range row.fields() {
+			if k > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(strconv.Quote(f))
+		}
+		b.WriteByte('\n')
+	}
+	var z bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.Write(b.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(customKeysFile, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s: %d configurations (%d had another KeyVersion)", customKeysFile, customKeysRows, stale)
 }

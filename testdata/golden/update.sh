@@ -8,8 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 GO126=${CANON_GO126:-go1.26.8} # the toolchain the golden files are made with
 GO127=${CANON_GO127:-go1.27.4} # the newest go1.27.x, as in .ci/run
-GOTOOLCHAIN=$GO126 go test -count=1 -run '^TestGoldenKeys$' . -golden.update
-GOTOOLCHAIN=$GO127 go test -count=1 -run '^TestGoldenKeys$' . -golden.update
-GOTOOLCHAIN=$GO126 go test -count=1 -run '^TestGoldenKeys$' .
-GOTOOLCHAIN=$GO127 go test -count=1 -run '^TestGoldenKeys$' .
+GOTOOLCHAIN=$GO126 go test -count=1 -run '^(TestGoldenKeys|TestCustomKeyVersions)$' . -golden.update
+GOTOOLCHAIN=$GO127 go test -count=1 -run '^(TestGoldenKeys|TestCustomKeyVersions)$' . -golden.update
+GOTOOLCHAIN=$GO126 go test -count=1 -run '^(TestGoldenKeys|TestCustomKeyVersions)$' .
+GOTOOLCHAIN=$GO127 go test -count=1 -run '^(TestGoldenKeys|TestCustomKeyVersions)$' .
 git status --short testdata/golden
