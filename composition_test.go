@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -159,8 +160,9 @@ func TestHostDotsDecoded(t *testing.T) {
 // trailing dot or a full stop, under the steps that decode or trim them,
 // the input is an error or a key that reads again as itself.
 func TestDriveLetterHostDecoded(t *testing.T) {
-	hosts := []string{"C", "c", "%43", "%63", "C.", "%43.", "C%2E", "C\u3002", "u:p@C", "u@%43", "CC", "%43%43", "1"}
-	profiles := []Profile{WebCapture, RFC3986, IRI, POWDER,
+	hosts := []string{"C", "c", "%43", "%63", "C.", "%43.", "C%2E", "C\u3002", "u:p@C", "u@%43", "CC", "%43%43", "1",
+		"\uff23", "%EF%BC%A3", "\u212a"}
+	profiles := []Profile{WebCapture, RFC3986, IRI, POWDER, MustProfile(HostToASCII), MustProfile(HostToASCII, TrimHostDots),
 		MustProfile(LowercaseHost, DecodeUnreserved), MustProfile(HostToUnicode, DecodeIUnreserved),
 		MustProfile(DefaultScheme, HostToUnicode, EncodeToIRI, AddRootPath), MustProfile(HostToASCII, DecodeUnreserved, TrimHostDots),
 		MustProfile(TrimHostDots)}
@@ -197,7 +199,9 @@ func TestRulesDomainSpellings(t *testing.T) {
 					r := Rules{Hosts: map[string]Rules{s1: l1, s2: l2}}
 					q, err := p.WithRules(r)
 					if err != nil {
-						if !strings.Contains(err.Error(), "never read") {
+						// The error names the keys as written.
+						if !strings.Contains(err.Error(), "never read") || !strings.Contains(err.Error(), strconv.Quote(s1)) ||
+							!strings.Contains(err.Error(), strconv.Quote(s2)) {
 							t.Errorf("WithRules(%+v): %v", r, err)
 						}
 						continue
@@ -208,6 +212,151 @@ func TestRulesDomainSpellings(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// nfcProfiles are profiles with NFC and each way of treating escapes: none
+// (NFC alone), validated and respelled (UppercaseEscapes, DecodeUnreserved,
+// with PlusToSpace's spaces), IRI's, and the lowercasing steps.
+var nfcProfiles = []Profile{MustProfile(NFC), MustProfile(NFC, UppercaseEscapes), MustProfile(NFC, DecodeUnreserved, RemoveFragment),
+	MustProfile(NFC, PlusToSpace, UppercaseEscapes), MustProfile(NFC, DecodeIUnreserved), IRI, MustProfile(NFC, EncodeToIRI),
+	MustProfile(NFC, LowercasePath, LowercaseQuery), MustProfile(NFC, LowercasePath, RemoveSessionIDs)}
+
+// TestNFCEveryComponent holds the NFC step to its documentation in every
+// profile that has it: the userinfo, path, query and fragment of the key
+// are NFC run by run, with or without an escape or a space in them (NFC
+// ran only where EncodeToIRI or a "%" made the engine look at the text),
+// and the key is a fixed point ("http://h/e\u0301+" under PlusToSpace and
+// UppercaseEscapes gave "http://h/e\u0301%20", whose key is "é%20").
+func TestNFCEveryComponent(t *testing.T) {
+	texts := []string{"e\u0301", "e\u0301+", "e\u0301 ", "A\u030a%41", "x\u212a", "\u1e9b\u0323", "e\u0301%zz"}
+	for _, p := range nfcProfiles {
+		for _, x := range texts {
+			for _, in := range []string{"http://u" + x + "@h/", "http://h/" + x, "http://h/?a=" + x, "http://h/#" + x} {
+				key, err := Normalize(in, p)
+				if err != nil {
+					continue
+				}
+				checkKeyInvariants(t, in, p)
+				r, err := Parse(key)
+				if err != nil {
+					t.Fatalf("Parse(Normalize(%q, %s) = %q): %v", in, name(p), key, err)
+				}
+				for _, c := range []string{r.Userinfo, r.Path, r.Query, r.Fragment} {
+					if !isNFCRunsStrict(c) {
+						t.Errorf("Normalize(%+q, %s) = %+q: %+q is not NFC run by run", in, name(p), key, c)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestNFCPunctuationBarrier holds NFC to "no step creates an ASCII
+// delimiter": U+037E (whose NFC is ";") and U+1FEF (whose NFC is "`")
+// stay as written, or encoded, in every component, after a capital that
+// LowercasePath lowers too ("X\u037ejsessionid=…" was "x;jsessionid=…",
+// which RemoveSessionIDs then cut, and no fixed point).
+func TestNFCPunctuationBarrier(t *testing.T) {
+	for _, p := range nfcProfiles {
+		for _, r := range []string{"\u037e", "\u1fef", "%CD%BE", "%E1%BF%AF"} {
+			for _, in := range []string{"http://h/X" + r + "jsessionid=0123456789abcdef0123456789abcdef", "http://h/a" + r + "b\u0301",
+				"http://h/?A" + r + "b", "http://h/#a" + r, "http://u" + r + "@h/"} {
+				checkKeyInvariants(t, in, p)
+				key, err := Normalize(in, p)
+				if err != nil {
+					continue
+				}
+				if strings.Count(key, ";")+strings.Count(key, "`") != strings.Count(in, ";")+strings.Count(in, "`") {
+					t.Errorf("Normalize(%+q, %s) = %+q: NFC made a delimiter", in, name(p), key)
+				}
+			}
+		}
+	}
+}
+
+// TestNFCStreamSafe holds NFC to no false merge where golang.org/x/text
+// inserts U+034F COMBINING GRAPHEME JOINER (after 30 combining marks in a
+// row, UAX #15's Stream-Safe Text Format): such a run is an error, and a
+// run of 30 or fewer, or one a U+034F of the input breaks, keeps its key,
+// so that "a" + 31 marks and "a" + 30 marks + U+034F + 1 mark (IRIs RFC
+// 3987 §5.3.2.2 keeps apart) never get one key.
+func TestNFCStreamSafe(t *testing.T) {
+	marks := []string{"\u0301", "\u0323", "\u0308", "\u05b4", "\U0001D16E"}
+	for _, p := range nfcProfiles {
+		for _, m := range marks {
+			for n := 28; n <= 33; n++ {
+				for _, base := range []string{"a", "\u00e1", ""} {
+					run := base + strings.Repeat(m, n)
+					split := base + strings.Repeat(m, 30) + "\u034f" + strings.Repeat(m, max(n-30, 1))
+					for _, tmpl := range []string{"http://h/%s", "http://h/?q=%s", "http://h/#%s"} {
+						in, in2 := strings.Replace(tmpl, "%s", run, 1), strings.Replace(tmpl, "%s", split, 1)
+						k1, err1 := Normalize(in, p)
+						k2, err2 := Normalize(in2, p)
+						if err1 == nil && err2 == nil && k1 == k2 && !(p.Has(RemoveFragment) && strings.Contains(tmpl, "#")) {
+							t.Errorf("Normalize(%+q, %s) = Normalize(%+q) = %+q: a false merge", in, name(p), in2, k1)
+						}
+						checkKeyInvariants(t, in, p)
+						checkKeyInvariants(t, in2, p)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPOWDERZoneDecoded holds DecodeAll's rule that no IPv6 zone survives
+// it to every spelling of the "%25" that introduces one: written, escaped
+// again, or made by decoding ("%%325" is "%25"); each is an error or a key
+// that reads again as itself.
+func TestPOWDERZoneDecoded(t *testing.T) {
+	zones := []string{"%25eth0", "%2525eth0", "%%325eth0", "%%32%35eth0", "%%325%%325eth0", "%eth0", "%", "%31", "%2531"}
+	for _, z := range zones {
+		for _, in := range []string{"http://[::1" + z + "]/", "file://u@[::1" + z + "]", "[::1" + z + "]/x"} {
+			checkKeyInvariants(t, in, POWDER)
+		}
+	}
+}
+
+// TestRedactionResolved holds NormalizeRef's and Base's errors about the
+// URL they made of the base and the reference ("resolved") to the
+// redaction rule: a reference whose "://" is encoded ("http%3A//u:pw@h/")
+// holds a userinfo for the readers that decode it, and resolution puts it
+// in the base's path, where the reference's own readings no longer start.
+func TestRedactionResolved(t *testing.T) {
+	prefixes := []string{"http%3A//", "http%253A//", "..%2Fhttp%3A//", "x%2Fhttp%3A%2F%2F", "a/http%3A//", "./http:%2F%2F", "%2F%2F", "a/%2F%2F"}
+	bases := []string{"http://h/a/b", "http://h", "foo://h/a", "file:///C:/x"}
+	for _, p := range []Profile{WebCapture, RFC3986, IRI, POWDER, MustProfile(UppercaseEscapes), SafeBrowsing} {
+		for _, pre := range prefixes {
+			for _, rest := range []string{"u:" + password + "@h/%zz", "u:" + password + "@h:99999/", "u%3A" + password + "@h/%zz"} {
+				ref := pre + rest
+				for _, base := range bases {
+					if _, err := NormalizeRef(base, ref, p); err != nil && leaksPassword(err) {
+						t.Errorf("NormalizeRef(%q, %q, %s): error %q shows the password", base, ref, name(p), err)
+					}
+					if b, err := NewBase(base, p); err == nil {
+						if _, err := b.Normalize(ref); err != nil && leaksPassword(err) {
+							t.Errorf("NewBase(%q, %s).Normalize(%q): error %q shows the password", base, name(p), ref, err)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRulesErrorsDeterministic: of several bad Hosts keys, WithRules names
+// the same one on every call (the keys are read in their order, not the
+// map's).
+func TestRulesErrorsDeterministic(t *testing.T) {
+	p := MustProfile(ParseWHATWG, RemoveTrackingParams)
+	r := Rules{Hosts: map[string]Rules{"a..b": {KeepParams: []string{"a"}}, "c..d": {KeepParams: []string{"a"}},
+		"e%": {KeepParams: []string{"a"}}, "f g": {KeepParams: []string{"a"}}}}
+	_, first := p.WithRules(r)
+	for i := 0; i < 100; i++ {
+		if _, err := p.WithRules(r); errText(err) != errText(first) {
+			t.Fatalf("WithRules(%+v) = %v, then %v", r, first, err)
 		}
 	}
 }

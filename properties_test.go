@@ -96,7 +96,8 @@ var (
 	propLabels     = []string{"h", "a", "example", "com", "org", "www", "www2", "WWW", "Example", "EXAMPLE",
 		"xn--bcher-kva", "bücher", "BÜCHER", "ΑΒΓ", "ß", "faß", "B\u0301", "e\u0301", "\u0301", "a_b", "a-", "-a",
 		"", "%2e", "%2E", "%41", "%61", "%zz", "%", "%C3%BC", "。", "．", "１２３", "0x7f", "0", "1", "255", "256",
-		"4294967295", "077", "09", "a,b", "a b", "a!$", "xn--", "xn--a", "XN--BCHER-KVA", "ｅｘａｍｐｌｅ", "日本"}
+		"4294967295", "077", "09", "a,b", "a b", "a!$", "xn--", "xn--a", "XN--BCHER-KVA", "ｅｘａｍｐｌｅ", "日本",
+		"㌖", "㍿", "ﷺ", "Ｃ", "\u212a", "C", "%43", "c"}
 	propHostDots = []string{".", ".", ".", "。", "．", "｡", "%2e", "%2E", ".."}
 	propHosts    = []string{"[::1]", "[1:0::]", "[::ffff:1.2.3.4]", "[v1.x]", "[0:0:0:0:0:0:0:1]", "[", "]",
 		"1.2.3.4", "0x42660793", "1113982867", "127.1", "0.0.0.0", "[::1%25eth0]", "localhost", "LOCALHOST", ""}
@@ -105,14 +106,16 @@ var (
 		"%61", "%7e", "%7E", "~", "%2e", "%2E%2e", ".", "..", ".%2e", "%2F", "%2f", "%5C", `\`, "index.html",
 		"index.php", "default.aspx", ";jsessionid=0123456789abcdef0123", "x;jsessionid=ABCDEF0123456789",
 		"(S(tuucni55xfzj2xqx1mnqdg55))", "a b", "C:", "C|", "c%3A", "日本", "%E6%97%A5", "%C3%A9", "e%CC%81",
-		"a;b", "a=b", "%25", "%2541", "%u0041", "a\tb", "%00", "ﬁ", "Ω", "Ǆ", "İ", "%C4%B0", "\u212a"}
+		"a;b", "a=b", "%25", "%2541", "%u0041", "a\tb", "%00", "ﬁ", "Ω", "Ǆ", "İ", "%C4%B0", "\u212a",
+		"e\u0301", "A\u030a", "a+b", "+", "X\u037eb", "a\u1fefb", "a" + strings.Repeat("\u0301", 31),
+		"a" + strings.Repeat("\u0301", 30) + "\u034f\u0301", "http%3A//u:x@h", "..%2Fhttp%253A//u:x@h"}
 	propParamNames = []string{"a", "b", "A", "q", "x", "utm_source", "utm_medium", "UTM_Campaign", "gclid", "fbclid",
 		"sid", "SID", "PHPSESSID", "jsessionid", "sessionid", "ref", "pk_campaign", "x[]", "ids[]", "%61", "a+b",
 		"", "k", "B\u0301", "é", "%C3%A9", "lang", "page"}
 	propParamValues = []string{"", "1", "2", "x", "X", "%20", "+", "é", "%C3%A9", "0123456789abcdef0123456789abcdef",
 		"k11lf2097p3d8ucjusrcidcle6", "B\u0301%", "%", "%zz", "%41", "a b", "a=b", "%26", "\u0301", "ß",
-		"\x0e\x0f\x1b", "ߐ€😀", "&#8364;"}
-	propFragments = []string{"", "x", "%41", "a b", "é", "B\u0301%", "#", "%zz", "\u0301", "/a/../b"}
+		"\x0e\x0f\x1b", "ߐ€😀", "&#8364;", "e\u0301", "A\u030a", "\u037e", "a" + strings.Repeat("\u0301", 31)}
+	propFragments = []string{"", "x", "%41", "a b", "é", "B\u0301%", "#", "%zz", "\u0301", "/a/../b", "e\u0301", "\u037e"}
 	// propInsertions are what a mutation inserts.
 	propInsertions = []string{"%", "/", `\`, ".", ":", "@", "?", "#", "\t", "\n", " ", "\x00", "\x7f", "\x80",
 		"\xff", "A", "a", "[", "]", "%2e", "%2F", "\u0301", "。", "ß", "\ufffd", "\u200d", "&", "=", ";", "%25", "//"}
@@ -235,18 +238,24 @@ func (g propGen) url(depth int) propURL {
 		u.hasPass, u.passIntact = inner.hasPass, inner.passIntact
 		return propURL{s: b.String(), pass: g.pass, hasPass: u.hasPass, passIntact: u.passIntact}
 	case scheme == "" && depth == 0 && d.chance(1, 2):
-		// A reference without a scheme.
-		switch d.n(5) {
+		// A reference without a scheme: one whose "://" is encoded
+		// holds a userinfo for the readers that decode it, which its
+		// resolution puts in the base's path.
+		pass := false
+		switch d.n(7) {
 		case 0:
 			b.WriteString("//" + g.host())
 		case 1:
 			b.WriteString("?")
 		case 2:
 			b.WriteString("#")
+		case 3:
+			b.WriteString(d.pick([]string{"http%3A//", "..%2Fhttp%253A//", "x%2Fhttp%3A%2F%2F"}) + "u:" + g.pass + "@" + g.host())
+			pass = true
 		}
 		b.WriteString(strings.TrimPrefix(g.path(), "/"))
 		b.WriteString(g.query())
-		return propURL{s: b.String(), pass: g.pass}
+		return propURL{s: b.String(), pass: g.pass, hasPass: pass, passIntact: pass}
 	case scheme != "":
 		b.WriteString(scheme)
 		switch scheme {
@@ -552,8 +561,14 @@ func (pc *propertyCheck) key(call string, key string, err error, bound int, inpu
 		pc.errorContract(call, err, inputs...)
 		return
 	}
-	if len(key) > bound {
-		pc.failf("%s = %q: longer than the bound, %d", call, key, bound)
+	// The bound holds outside the host; the host, which IDNA may
+	// lengthen, holds at most MaxHostLength bytes (guarantees.md).
+	host := 0
+	if r, err := Parse(key); err == nil {
+		host = len(r.Host)
+	}
+	if len(key)-host > bound || host > MaxHostLength {
+		pc.failf("%s = %q: longer than the bound, %d (outside the host; MaxHostLength in it)", call, key, bound)
 	}
 	if c.enc != (Encoding{}) && !c.p.Has(ParseWHATWG) {
 		// Only UTF-8 is read (the other encodings are refused).
