@@ -561,10 +561,10 @@ func (f *keyLinesFn) ProcessElement(ctx context.Context, key string, l canonbeam
 // to failures.
 func (f *keyLinesFn) fail(ctx context.Context, l canonbeam.Link, what string, err error, fail func(canonbeam.Failure)) {
 	fl := canonbeam.NewFailure(l.Href, err)
-	if fl.Message != fl.Error {
+	var e *canon.Error
+	if errors.As(err, &e) {
 		// The problem is in the key, which the quoted text is from;
-		// a text of another shape comes whole, as from the canon
-		// command.
+		// another error comes whole, as from the canon command.
 		fl.Message = what + fl.Message
 	}
 	if f.Pairs {
