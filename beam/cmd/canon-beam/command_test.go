@@ -51,7 +51,8 @@ func runCanon(t *testing.T, canonBin string, args ...string) (stdout, stderr str
 // alike: CRLF and LF line ends, blank lines of each kind (empty, spaces,
 // a TAB, a lone CR, VT and FF), lines that fail in each component, a
 // password, a TAB inside a line, a line longer than canon.MaxLength,
-// failing lines longer than the 256 bytes an error quotes, URLs from the bench corpus, and no newline after the last line.
+// failing lines longer than the 256 bytes an error quotes, invalid UTF-8,
+// URLs from the bench corpus, and no newline after the last line.
 func commandInput(t *testing.T, dir string) (path string, lines []string) {
 	t.Helper()
 	data, err := os.ReadFile("../../../bench/testdata/real.txt")
@@ -71,10 +72,11 @@ func commandInput(t *testing.T, dir string) (path string, lines []string) {
 		"http://"+strings.Repeat("a", canon.MaxLength)+"/",
 		"mailto:x@example.com", "file:///C|/x", "http://h/x y", `http://h\x`, "http:/h", "http:h",
 		// Longer than the 256 bytes an error quotes, failing in each
-		// component, before and after the cut.
+		// component, before and after the cut; invalid UTF-8.
 		"http://h:8x/"+strings.Repeat("a", 300), "http://h:8"+strings.Repeat("a", 300)+"x/",
 		"http://u:pw@h:8x/"+strings.Repeat("é", 200), "http://h/"+strings.Repeat("é", 200)+"%zz",
-		strings.Repeat("a", 300)+"%zz", "http://[::1/"+strings.Repeat("a", 255)+"日本",
+		"http://h/%zz"+strings.Repeat("\xff", 300), strings.Repeat("a", 300)+"%zz", "http://[::1/"+strings.Repeat("a", 255)+"日本",
+		"http://h/a\xffb", "http://h:8x/\xfe", "http://h/\xc3\tb",
 	)
 	var b strings.Builder
 	for i, l := range lines {
@@ -200,7 +202,7 @@ func commandFailures(t *testing.T, stderr string, lines []string) (failures []st
 	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
 		if m := lineMessage.FindStringSubmatch(l); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			failures = append(failures, tsvField(lines[n-1])+"\t"+m[2])
+			failures = append(failures, spaced(lines[n-1])+"\t"+m[2])
 			continue
 		}
 		m := summaryLine.FindStringSubmatch(l)

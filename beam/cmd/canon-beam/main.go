@@ -636,15 +636,24 @@ func (f *formatFailureFn) ProcessElement(fl canonbeam.Failure) (string, error) {
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
-// tsvField replaces TAB, CR and LF by spaces, as the canon command does,
-// so that a line stays one record of two columns.
+// tsvField replaces each TAB, CR and LF byte by a space, as the canon
+// command's -format tsv does (without -header), so that a line stays one
+// record of its columns; every other byte is the input's, invalid UTF-8
+// included: the column beside a key is the input it was made of.
 func tsvField(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' {
-			return ' '
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\t' || c == '\r' || c == '\n' {
+			if b == nil {
+				b = []byte(s)
+			}
+			b[i] = ' '
 		}
-		return r
-	}, s)
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 // printSummary reports the counters of canonbeam's DoFns. A runner that
