@@ -358,9 +358,11 @@
 //
 // An empty oldkey is an input that had no key then (it failed, or was
 // blank) and has one now. An empty newkey is an input that had a key and
-// fails now: the failure is reported on standard error as in the other
-// modes, and counts as a failing line. An input that failed then and
-// fails now, a blank input and a blank line give nothing. A line without
+// has none now: it fails now, and the failure is reported on standard
+// error as in the other modes, or it is blank (an index -format tsv did
+// not write), reported as "line N: blank input with a key"; either
+// counts as a failing line. An input without a key then and now (it
+// failed or was blank) and a blank line give nothing. A line without
 // exactly one TAB (not what -format tsv writes; -u -c adds a count
 // column) is reported as "line N: not an "input TAB key" line" and gives
 // nothing. A CR before the LF is dropped, as in the other modes. Without

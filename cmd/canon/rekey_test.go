@@ -286,3 +286,61 @@ func TestRekeyLongLines(t *testing.T) {
 		}
 	}
 }
+
+// TestRekeyBlankInput checks, as a class, an index line whose input is
+// blank: every spelling of a blank input (empty, spaces, VT, FF, and,
+// after the header, an escaped TAB or CR), with the header and without,
+// -format tsv and surt, -j 1 and 3. One that had a key has none now: it
+// is written with an empty new key, reported and counted as a failing
+// line (exit 1); one without a key gives nothing.
+func TestRekeyBlankInput(t *testing.T) {
+	const msg = "blank input with a key (a blank line is not a URL: it has no key now)"
+	for _, header := range []bool{false, true} {
+		fields := []string{"", " ", "  ", "\v", "\f", " \v\f "}
+		if header {
+			fields = append(fields, `\t`, `\r`, ` \t\r\t `, `\r\r`)
+		}
+		for _, format := range []string{"tsv", "surt"} {
+			var in, out, errs strings.Builder
+			n, failed := 0, 0
+			if header {
+				in.WriteString("#canon " + canon.Crawler.KeyVersion() + "\n")
+				out.WriteString("#canon " + canon.Crawler.KeyVersion() + "\n")
+				n++
+			}
+			old, keyed := "http://h/x", "http://h/y\thttp://h/y\n"
+			if format == "surt" {
+				old, keyed = "h)/x", "http://h/y\th)/y\n"
+			}
+			for _, f := range fields {
+				// A line with a key first, so that the blank lines are not
+				// the first of a batch; then the blank input with a key
+				// and without one.
+				for _, key := range []string{old, ""} {
+					in.WriteString(keyed)
+					n++
+					line := f + "\t" + key
+					in.WriteString(line + "\n")
+					n++
+					if key != "" {
+						out.WriteString(line + "\t\n")
+						fmt.Fprintf(&errs, "line %d: %s\n", n, msg)
+						failed++
+					}
+				}
+			}
+			fmt.Fprintf(&errs, "canon: %d of %d lines failed\n", failed, n)
+			for _, j := range []string{"1", "3"} {
+				args := []string{"-p", "crawler", "-rekey", "-format", format, "-j", j}
+				got, errOut, code := canonCmd(t, in.String(), args...)
+				if header {
+					errOut = errOut[strings.Index(errOut, "\n")+1:] // "the index was made under ..."
+				}
+				if got != out.String() || errOut != errs.String() || code != exitFailed {
+					t.Errorf("header %v, canon %q < %q:\nstdout %q\nstderr %q\nexit %d\nwant %q\n%q\nexit 1",
+						header, args, in.String(), got, errOut, code, out.String(), errs.String())
+				}
+			}
+		}
+	}
+}
