@@ -354,7 +354,9 @@
 // the key version of its new keys, and its lines echo the input field
 // as the index holds it. An index without the header is read as -format tsv writes
 // without -header: its input fields as they are. A line may be as long
-// as an input of canon.MaxLength escaped, a TAB and its key.
+// as an input of canon.MaxLength escaped, a TAB and its key; so may the
+// header line, from a file or a pipe, and a longer one is a reading
+// error (exit status 2).
 //
 // An empty oldkey is an input that had no key then (it failed, or was
 // blank) and has one now. An empty newkey is an input that had a key and

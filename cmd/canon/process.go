@@ -118,7 +118,12 @@ func writeIndexHeader(out *bufio.Writer, p canon.Profile) {
 // forgotten -p lists every key of another profile as changed), counts the
 // line, and writes the header of the key version of the output's keys.
 // It returns the input to read the lines from.
+//
+// The header line is read whole, from a file or a pipe alike, up to the
+// length of any line (maxLineBytes); a longer one is a reading error:
+// the lines after it could not be read as the header says.
 func readIndexHeader(cfg *config, in io.Reader, w *output) (io.Reader, int) {
+	maxLine := maxLineBytes(cfg)
 	var first []byte
 	if m := w.mapped; m != nil {
 		first, _ = nextLine(m.data[m.start:])
@@ -128,16 +133,28 @@ func readIndexHeader(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		if p, _ := br.Peek(len(indexHeader)); string(p) != indexHeader {
 			return in, exitOK
 		}
-		line, err := br.ReadSlice('\n')
-		if err != nil && err != io.EOF {
-			fmt.Fprintln(w.stderr, "canon: reading input: the header line:", err)
-			return in, exitProblem
+		// ReadSlice returns a line longer than the buffer in pieces.
+		var line []byte
+		for len(line) <= maxLine+1 {
+			piece, err := br.ReadSlice('\n')
+			line = append(line, piece...)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err != nil && err != io.EOF {
+				fmt.Fprintln(w.stderr, "canon: reading input: the header line:", err)
+				return in, exitProblem
+			}
+			break
 		}
 		first, _ = nextLine(line)
-		first = slices.Clone(first)
 	}
 	if !bytes.HasPrefix(first, []byte(indexHeader)) {
 		return in, exitOK
+	}
+	if len(first) > maxLine {
+		fmt.Fprintf(w.stderr, "canon: reading input: the header line (%s) is longer than %d bytes\n", quoteCut(first), maxLine)
+		return in, exitProblem
 	}
 	if m := w.mapped; m != nil {
 		if k := bytes.IndexByte(m.data[m.start:], '\n'); k >= 0 {
@@ -154,12 +171,26 @@ func readIndexHeader(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 	case keyVersionProfile(old) != keyVersionProfile(now):
 		// Rekeying to another profile is a use of -rekey too, but a
 		// forgotten -p is the likelier one: said, not refused.
-		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %q, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", old, now)
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %s, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", quoteCut([]byte(old)), now)
 	}
 	cfg.escapedTSV = true
 	w.lines++ // (the header is line 1 of the input)
 	writeIndexHeader(w.out, cfg.profile)
 	return in, exitOK
+}
+
+// quoteCut quotes b as %q does, and only its first 256 bytes (cut
+// before a character) and "..." after the quote when it is longer: a
+// header line may be as long as any line, and a message should not be.
+func quoteCut(b []byte) string {
+	if len(b) <= 256 {
+		return strconv.Quote(string(b))
+	}
+	n := 256
+	for n > 256-utf8.UTFMax && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return strconv.Quote(string(b[:n])) + "..."
 }
 
 // keyVersionProfile returns the profile part of a KeyVersion: "crawler"
