@@ -106,7 +106,9 @@
 //		terminal; -progress=false turns it off there.
 //	-j N
 //		Normalize on N worker goroutines (by default, one per core). The
-//		output keeps input order.
+//		output keeps input order. Memory does not grow with N but for a
+//		few MiB a worker: the lines in flight are bounded by their bytes,
+//		so lines of 4 MiB are normalized one or two at a time.
 //	-f FILE
 //		Read URLs from FILE instead of standard input ("-" is standard
 //		input). It cannot be combined with URL arguments.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -83,6 +84,7 @@ func rekeyBatch(cfg *config, b *batch) {
 		if key == old {
 			continue
 		}
+		b.out = slices.Grow(b.out, len(line)+len(key)+2) // (one allocation for a line of 16 MiB)
 		b.out = append(b.out, line...)
 		b.out = append(b.out, '\t')
 		b.out = append(b.out, key...)
