@@ -348,8 +348,9 @@
 //
 //	awk '{print $3 "\t" $1}' index.cdx | canon -p archive -rekey -format surt > changed.tsv
 //
-// An index that starts with the header line is read with its input
-// fields escaped; its key version is compared with the one the profile
+// An index that starts with the header line (which has no TAB: a first
+// line with one is an index line, whatever its input starts with) is
+// read with its input fields escaped; its key version is compared with the one the profile
 // makes now, and standard error says when they are the same (no key
 // should change) or of two profiles (an archive index rekeyed with -p
 // crawler, a forgotten -p). The output then starts with the header of

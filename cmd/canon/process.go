@@ -125,12 +125,15 @@ func writeIndexHeader(out *bufio.Writer, p canon.Profile) {
 // line, and writes the header of the key version of the output's keys.
 // It returns the input to read the lines from.
 //
-// The header line is read whole, from a file or a pipe alike, up to the
-// length of any line (maxLineBytes); a longer one is a reading error:
-// the lines after it could not be read as the header says.
+// The header line is "#canon " and a key version, without a TAB: a
+// first line with a TAB is an index line, even one whose input starts
+// with "#canon " (every line -format tsv writes has a TAB). It is read
+// whole, from a file or a pipe alike, up to the length of any line
+// (maxLineBytes); a longer one is a reading error: the lines after it
+// could not be read as the header says.
 func readIndexHeader(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 	maxLine := maxLineBytes(cfg)
-	var first []byte
+	var first, read []byte // read: the bytes taken from a pipe
 	if m := w.mapped; m != nil {
 		first, _ = nextLine(m.data[m.start:])
 	} else {
@@ -154,8 +157,12 @@ func readIndexHeader(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 			break
 		}
 		first, _ = nextLine(line)
+		read = line
 	}
-	if !bytes.HasPrefix(first, []byte(indexHeader)) {
+	if !bytes.HasPrefix(first, []byte(indexHeader)) || bytes.IndexByte(first, '\t') >= 0 {
+		if read != nil {
+			in = io.MultiReader(bytes.NewReader(read), in) // an index line: read again
+		}
 		return in, exitOK
 	}
 	if len(first) > maxLine {
