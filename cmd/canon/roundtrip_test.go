@@ -56,10 +56,7 @@ func roundTripLine(r *rand.Rand, kv string) string {
 // be written or reported. A first line that starts with "#canon " is
 // an index line either way.
 func TestTSVRekeyRoundTrip(t *testing.T) {
-	rounds := 2
-	if *longTests {
-		rounds = 20
-	}
+	const rounds = 3
 	configs := [][]string{
 		{"-p", "rfc3986"}, {"-p", "iri"}, {"-p", "webcapture"}, {"-p", "powder"}, {"-p", "whatwg"},
 		{"-p", "crawler"}, {"-p", "archive"}, {"-p", "aggressive"}, {"-p", "safebrowsing"},
