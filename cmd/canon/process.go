@@ -386,13 +386,14 @@ func (w *output) write(b *batch) {
 		w.mapped.release(b.mapEnd)
 		b.data = nil // read-only, and unmapped at the end
 	}
-	// The pool keeps buffers of ordinary batches: those of a long line,
-	// or of a batch whose output grew large, would stay allocated with
-	// every batch that takes them.
-	if cap(b.data) > pooledBytes {
+	// With workers, the pool keeps buffers of ordinary batches: those of
+	// a long line, or of a batch whose output grew large, would stay
+	// allocated with every batch that takes them, as many as are in
+	// flight. One worker has one batch at a time, which keeps its own.
+	if w.cfg.workers > 1 && cap(b.data) > pooledBytes {
 		b.data = nil
 	}
-	if cap(b.out) > pooledBytes {
+	if w.cfg.workers > 1 && cap(b.out) > pooledBytes {
 		b.out = nil
 	}
 	batchPool.Put(b)
