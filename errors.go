@@ -109,20 +109,13 @@ const errorQuoteMax = 256
 // the rest of it from Offset are quoted up to errorQuoteMax bytes each:
 //
 //	canon.Normalize("http://h/aaaaaaaa"...): url: input too long
+//
+// The text after "): " is [Error.Detail]'s.
 func (e *Error) Error() string {
-	reason := e.reason
-	if reason == "" {
-		reason = e.Err.Error()
-	}
-	at := ""
-	if e.Offset >= 0 && e.Offset < len(e.Input) {
-		at = e.Input[e.Offset:]
-	}
 	in, inCut := quotePrefix(e.Input)
-	at, atCut := quotePrefix(at)
-	comp := e.Component.String()
-	const fixed = len(`canon.`) + len(`("`) + len(`"...): `) + len(`: `) + len(` (at "`) + len(`"...)`) + len(` `)
-	b := make([]byte, 0, fixed+len(e.Op)+len(e.Arg)+len(in)+len(comp)+len(reason)+len(at))
+	d := e.detail()
+	const fixed = len(`canon.`) + len(`("`) + len(`"...): `) + len(` `)
+	b := make([]byte, 0, fixed+len(e.Op)+len(e.Arg)+len(in)+d.size())
 	b = append(b, "canon."...)
 	b = append(b, e.Op...)
 	b = append(b, '(')
@@ -135,18 +128,66 @@ func (e *Error) Error() string {
 		b = append(b, "..."...)
 	}
 	b = append(b, "): "...)
-	b = append(b, comp...)
+	return ownedString(d.append(b))
+}
+
+// Detail returns the error's text without the function and the input
+// it names: the component, the reason and, when the problem has a place
+// in Input, the rest of Input from there, quoted and cut as Error quotes
+// it (at most errorQuoteMax bytes, then "..."). Where Error says
+//
+//	canon.Normalize("http://h:8x/"): port: invalid character (at "x/")
+//
+// Detail says
+//
+//	port: invalid character (at "x/")
+//
+// for a caller that names the input its own way, as the canon command
+// does by its line number. Like Error's, its text never holds a
+// password: the rest is quoted from Input, which is redacted.
+func (e *Error) Detail() string {
+	d := e.detail()
+	return ownedString(d.append(make([]byte, 0, d.size())))
+}
+
+// errorDetail is the text of Error.Detail in its parts.
+type errorDetail struct {
+	comp, reason string
+	at           string // the rest of Input from Offset, cut; "" when none
+	atCut        bool
+}
+
+func (e *Error) detail() errorDetail {
+	d := errorDetail{comp: e.Component.String(), reason: e.reason}
+	if d.reason == "" {
+		d.reason = e.Err.Error()
+	}
+	if e.Offset >= 0 && e.Offset < len(e.Input) {
+		d.at, d.atCut = quotePrefix(e.Input[e.Offset:])
+	}
+	return d
+}
+
+// size is the length of d's text when the rest quotes as itself
+// (printable ASCII without quotes or backslashes), the common case.
+func (d errorDetail) size() int {
+	return len(d.comp) + len(`: `) + len(d.reason) + len(` (at "`) + len(d.at) + len(`"...)`)
+}
+
+// append appends d's text to b.
+func (d errorDetail) append(b []byte) []byte {
+	b = append(b, d.comp...)
 	b = append(b, ": "...)
-	b = append(b, reason...)
-	if at != "" {
+	b = append(b, d.reason...)
+	if d.at != "" {
 		b = append(b, " (at "...)
-		b = strconv.AppendQuote(b, at)
-		if atCut {
+		b = strconv.AppendQuote(b, d.at)
+		if d.atCut {
 			b = append(b, "..."...)
 		}
 		b = append(b, ')')
 	}
-	return ownedString(b)
+	return b
 }
 
 // quotePrefix returns s, or its longest prefix of at most errorQuoteMax

@@ -57,7 +57,8 @@ type Failure struct {
 	// quoted input replaced by "xxxxx".
 	Error string
 	// Message is the error as the canon command words it, without the
-	// input it names in its own column: `port: invalid character (at
+	// function and the input, which is in its own column (the
+	// error's [canon.Error.Detail]): `port: invalid character (at
 	// "x/")`; `resolved against -base: ...` when the problem is in the
 	// URL made of the base and the input, `resolved against the page:
 	// ...` for the KV transforms; `base: ...` or `page: ...` when the
@@ -325,16 +326,10 @@ func (n *normalizer) failure(page, in string, err error) Failure {
 		return f
 	}
 	f.Component = e.Component.String()
-	// The text after `canon.Op(arg "input"): `, the input being in its
-	// own column: `port: invalid character (at "x/")`.
-	prefix := "canon." + e.Op + "("
-	if e.Arg != "" {
-		prefix += e.Arg + " "
-	}
-	prefix += strconv.Quote(e.Input) + "): "
-	if msg, ok := strings.CutPrefix(f.Error, prefix); ok {
-		f.Message = msg
-	}
+	// The error without the function and the input, which is in its own
+	// column: `port: invalid character (at "x/")`, as the canon command
+	// words it.
+	f.Message = e.Detail()
 	switch e.Arg {
 	case "resolved":
 		if n.kv {
@@ -368,8 +363,8 @@ func (n *normalizer) failure(page, in string, err error) Failure {
 // the transforms describe an input they reject (Page is left empty): for
 // a pipeline that runs a step of its own on the keys, such as canon.SURT
 // or canon.LookupExpressions, and sends what that step rejects to the
-// same failures. Message is the error's text after the library's
-// `canon.Op("input"): `, and Offset is the place in in of the text it
+// same failures. Message is the error's Detail (its text without the
+// library's `canon.Op("input"): `), and Offset is the place in in of the text it
 // quotes, when in ends with that text (-1 otherwise), as for a failure of
 // the transforms.
 func NewFailure(in string, err error) Failure {

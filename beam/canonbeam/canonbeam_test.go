@@ -401,6 +401,10 @@ func TestFailureFields(t *testing.T) {
 		{in: "http://u:pw@h:8x/", msg: `port: invalid character (at "x/")`, kind: "ErrInvalidPort", comp: "port", off: 15},
 		{in: "/rel", msg: `scheme: missing scheme (at "/rel")`, kind: "ErrRelative", comp: "scheme", off: 0},
 		{in: long, msg: "line longer than 4194304 bytes", kind: "ErrTooLong", comp: "url", off: -1},
+		// Longer than the 256 bytes an error quotes: the rest cut, as
+		// the canon command cuts it.
+		{in: "http://h:8x/" + strings.Repeat("a", 300), msg: `port: invalid character (at "x/` + strings.Repeat("a", 254) + `"...)`, kind: "ErrInvalidPort", comp: "port", off: 10},
+		{kv: true, page: "http://h/", in: strings.Repeat("é", 200) + "%zz", msg: `resolved against the page: path: invalid percent-encoding (at "%zz")`, kind: "ErrInvalidEscape", comp: "path", off: 400},
 		{ref: true, page: "", in: "%zz", msg: `resolved against -base: path: invalid percent-encoding (at "%zz")`, kind: "ErrInvalidEscape", comp: "path", off: 0},
 		{kv: true, page: "http://h/", in: "a%zz", msg: `resolved against the page: path: invalid percent-encoding (at "%zz")`, kind: "ErrInvalidEscape", comp: "path", off: 1},
 		{kv: true, page: "rel", in: "x", msg: `page: scheme: base has no scheme (at "rel")`, kind: "ErrRelative", comp: "scheme", off: -1},
@@ -426,8 +430,16 @@ func TestFailureFields(t *testing.T) {
 		if strings.Contains(f.Error, "pw@") || strings.Contains(f.Message, "pw") {
 			t.Errorf("%q: password in the failure: %q / %q", c.in, f.Error, f.Message)
 		}
-		if f.Offset >= 0 && !strings.Contains(f.Message, strconv.Quote(c.in[f.Offset:])) {
-			t.Errorf("%q: offset %d is not where the message points: %q", c.in, f.Offset, f.Message)
+		if f.Offset >= 0 {
+			// The message quotes the rest from the offset, cut after 256
+			// bytes (here ASCII) and marked "...".
+			rest, cut := c.in[f.Offset:], ""
+			if len(rest) > 256 {
+				rest, cut = rest[:256], "..."
+			}
+			if !strings.Contains(f.Message, "(at "+strconv.Quote(rest)+cut+")") {
+				t.Errorf("%.300q: offset %d is not where the message points: %q", c.in, f.Offset, f.Message)
+			}
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -207,6 +208,113 @@ func TestErrorText(t *testing.T) {
 	if got := errorText(errors.New("plain")); got != "plain" {
 		t.Errorf("errorText of another error: %q", got)
 	}
+}
+
+// TestLongLineMessages checks, as a class, the message of a failing line
+// whatever its length: "line N: " and the error's component, reason and
+// quoted rest, never the library's function or the quoted input, in
+// text (standard error), in jsonl ("error") and under -base (after
+// "resolved against -base: "), for failures in each component with the
+// line and the rest shorter and longer than the 256 bytes Error quotes,
+// ASCII, multi-byte characters and invalid UTF-8 across the cut, and a
+// password. The expected text is the library's error text less the
+// function and the input, cut here by a reading of its own (quoteRef).
+func TestLongLineMessages(t *testing.T) {
+	const base = "http://b/dir/"
+	page, err := canon.NewBase(base, canon.RFC3986)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, fill := range []string{"", "a", strings.Repeat("a", 250), strings.Repeat("a", 256), strings.Repeat("a", 257),
+		strings.Repeat("é", 129), strings.Repeat("\xff", 300), strings.Repeat("a", 255) + "日本", strings.Repeat("a", 5000)} {
+		lines = append(lines, "http://h:8x/"+fill, "http://h:8"+fill+"x/", "http://u:pw@h:8x/"+fill, "http://h/"+fill+"%zz",
+			"http://h/%zz"+fill, "http://[::1/"+fill, "http://h/?"+fill+"%", fill+"%zz", "1http://h/"+fill)
+	}
+	in := strings.Join(lines, "\n") + "\n"
+	for _, mode := range []string{"text", "jsonl", "base"} {
+		var args []string
+		switch mode {
+		case "jsonl":
+			args = []string{"-format", "jsonl"}
+		case "base":
+			args = []string{"-base", base}
+		}
+		out, errOut, _ := canonCmd(t, in, args...)
+		got := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+		var records []string
+		if mode == "jsonl" {
+			for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+				var r struct{ Error *string }
+				if err := json.Unmarshal([]byte(l), &r); err != nil {
+					t.Fatal(err)
+				}
+				if r.Error != nil {
+					records = append(records, *r.Error)
+				}
+			}
+		}
+		k := 0
+		for n, line := range lines {
+			var err error
+			if mode == "base" {
+				_, err = page.Normalize(line)
+			} else {
+				_, err = canon.Normalize(line, canon.RFC3986)
+			}
+			if err == nil {
+				continue
+			}
+			e := err.(*canon.Error)
+			arg := ""
+			if e.Arg != "" {
+				arg = e.Arg + " "
+			}
+			prefix := "canon." + e.Op + "(" + arg + quoteRef(e.Input) + "): "
+			want, ok := strings.CutPrefix(e.Error(), prefix)
+			if !ok {
+				t.Fatalf("%q does not start with %q", e.Error(), prefix)
+			}
+			if e.Arg == "resolved" {
+				want = "resolved against -base: " + want
+			}
+			if strings.Contains(want, "pw") {
+				t.Fatalf("line %d: the expected message %q shows the password", n+1, want)
+			}
+			wantLine := fmt.Sprintf("line %d: %s", n+1, want)
+			if k >= len(got) || got[k] != wantLine {
+				g := ""
+				if k < len(got) {
+					g = got[k]
+				}
+				t.Errorf("%s: standard error line %d: %.300q,\nwant %.300q", mode, k+1, g, wantLine)
+			}
+			if mode == "jsonl" && (k >= len(records) || records[k] != want) {
+				t.Errorf("jsonl: record %d: error %.300q, want %.300q", k+1, records[min(k, len(records)-1)], want)
+			}
+			k++
+		}
+		if k < len(lines)*3/4 {
+			t.Fatalf("%s: %d of %d lines failed: not a test of failing lines", mode, k, len(lines))
+		}
+	}
+}
+
+// quoteRef quotes s as canon.Error does, by a reading of its own: s, or
+// when it is longer than 256 bytes, its longest prefix of at most 256
+// bytes that ends where range over s starts a character, and "...".
+func quoteRef(s string) string {
+	if len(s) <= 256 {
+		return strconv.Quote(s)
+	}
+	cut := 0
+	for i := range s {
+		if i > 256 {
+			break
+		}
+		cut = i
+	}
+	return strconv.Quote(s[:cut]) + "..."
 }
 
 // TestHelp checks that asked-for help goes to standard output with exit

@@ -106,7 +106,9 @@
 //		terminal; -progress=false turns it off there.
 //	-j N
 //		Normalize on N worker goroutines (by default, one per core). The
-//		output keeps input order.
+//		output keeps input order. Memory does not grow with N but for a
+//		few MiB a worker: the lines in flight are bounded by their bytes,
+//		so lines of 4 MiB are normalized one or two at a time.
 //	-f FILE
 //		Read URLs from FILE instead of standard input ("-" is standard
 //		input). It cannot be combined with URL arguments.
@@ -346,21 +348,26 @@
 //
 //	awk '{print $3 "\t" $1}' index.cdx | canon -p archive -rekey -format surt > changed.tsv
 //
-// An index that starts with the header line is read with its input
-// fields escaped; its key version is compared with the one the profile
+// An index that starts with the header line (which has no TAB: a first
+// line with one is an index line, whatever its input starts with) is
+// read with its input fields escaped; its key version is compared with the one the profile
 // makes now, and standard error says when they are the same (no key
 // should change) or of two profiles (an archive index rekeyed with -p
 // crawler, a forgotten -p). The output then starts with the header of
 // the key version of its new keys, and its lines echo the input field
 // as the index holds it. An index without the header is read as -format tsv writes
 // without -header: its input fields as they are. A line may be as long
-// as an input of canon.MaxLength escaped, a TAB and its key.
+// as an input of canon.MaxLength escaped, a TAB and its key; so may the
+// header line, from a file or a pipe, and a longer one is a reading
+// error (exit status 2).
 //
 // An empty oldkey is an input that had no key then (it failed, or was
 // blank) and has one now. An empty newkey is an input that had a key and
-// fails now: the failure is reported on standard error as in the other
-// modes, and counts as a failing line. An input that failed then and
-// fails now, a blank input and a blank line give nothing. A line without
+// has none now: it fails now, and the failure is reported on standard
+// error as in the other modes, or it is blank (an index -format tsv did
+// not write), reported as "line N: blank input with a key"; either
+// counts as a failing line. An input without a key then and now (it
+// failed or was blank) and a blank line give nothing. A line without
 // exactly one TAB (not what -format tsv writes; -u -c adds a count
 // column) is reported as "line N: not an "input TAB key" line" and gives
 // nothing. A CR before the LF is dropped, as in the other modes. Without

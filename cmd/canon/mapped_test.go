@@ -34,6 +34,9 @@ func mappedInputs() map[string]string {
 		"MaxLength+1 and CR":       tooLong[:canon.MaxLength+1] + "\r\n" + tooLong[:canon.MaxLength] + "\r\nhttp://E/\n",
 		"cut on a line end":        strings.Repeat("http://a/234567\n", batchBytes/16*2),
 		"without a newline at all": "http://F/" + strings.Repeat("c", batchBytes),
+		// More than maxBatchLines lines in a batch's bytes: cut by lines.
+		"short lines":            strings.Repeat("x\n", batchBytes/2+3) + "http://H/\n" + strings.Repeat("\r\n", maxBatchLines+1),
+		"short lines, then long": strings.Repeat("y\n", 3*maxBatchLines-1) + tooLong + "\nz\n",
 	}
 }
 
@@ -132,6 +135,8 @@ func TestReadMapped(t *testing.T) {
 				t.Errorf("%s: batch %d covers [%d, %d), want it to start at %d", name, b.seq, start, b.mapEnd, pos)
 			case b.mapEnd != len(m.data) && m.data[b.mapEnd-1] != '\n':
 				t.Errorf("%s: batch %d ends at %d, inside a line", name, b.seq, b.mapEnd)
+			case !b.long && (b.ends != bytes.Count(b.data, []byte{'\n'}) || b.ends > maxBatchLines):
+				t.Errorf("%s: batch %d has %d line ends, counted %d: want them counted, at most %d", name, b.seq, bytes.Count(b.data, []byte{'\n'}), b.ends, maxBatchLines)
 			}
 			pos = b.mapEnd
 		})
@@ -231,6 +236,9 @@ func TestReadBatches(t *testing.T) {
 					if b.long {
 						got = append(got, tooLong)
 						return
+					}
+					if n := bytes.Count(b.data, []byte{'\n'}); b.ends != n || n > maxBatchLines {
+						t.Errorf("%s, reads of %d: a batch has %d line ends, counted %d: want them counted, at most %d", name, size, n, b.ends, maxBatchLines)
 					}
 					for _, l := range strings.Split(strings.TrimSuffix(string(b.data), "\n"), "\n") {
 						if len(strings.TrimSuffix(l, "\r")) > canon.MaxLength {

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/seed15588f71/canon"
@@ -71,62 +70,30 @@ func newLineError(line string, err error) lineError {
 	return le
 }
 
-// errorText returns the text of err without what the command's messages
-// say otherwise: a *canon.Error reads
+// errorText returns what the command's messages say of err: for a
+// *canon.Error, its Detail, the text without the function and the input,
 //
-//	canon.AppendNormalized("http://h:8x/"): port: invalid character (at "x/")
-//	canon.NormalizeRef(resolved "http://h/x%zz"): path: invalid percent-encoding (at "%zz")
+//	port: invalid character (at "x/")
 //
-// and errorText returns what follows the quoted input,
-// `port: invalid character (at "x/")`, with "resolved against -base: "
-// before it when the problem is in the URL that NormalizeRef made of the
-// base and the line, and "SURT of the key: " when SURT rejected the key
-// (-format surt). The function is the command's business, and the
-// input is the user's line, which the message names by its number (and
-// which may carry a password that the library redacted in Input only).
-// Any other error, or a text of another shape, comes whole.
+// with "resolved against -base: " before it when the problem is in the
+// URL that NormalizeRef made of the base and the line (the quoted rest
+// is then from that URL), and "SURT of the key: " when SURT rejected the
+// key (-format surt; the rest is from the key). The function is the
+// command's business, and the input is the user's line, which the
+// message names by its number (and which may carry a password that the
+// library redacted in Input only). Any other error comes whole.
 func errorText(err error) string {
-	s := err.Error()
 	e := asError(err)
 	if e == nil {
-		return s
+		return err.Error()
 	}
-	rest, ok := strings.CutPrefix(s, "canon.")
-	if ok {
-		rest, ok = strings.CutPrefix(rest, e.Op)
+	switch {
+	case e.Arg == "resolved":
+		return "resolved against -base: " + e.Detail()
+	case e.Op == "SURT" || e.Op == "AppendSURT":
+		return "SURT of the key: " + e.Detail()
 	}
-	if ok {
-		rest, ok = strings.CutPrefix(rest, "(")
-	}
-	if !ok {
-		return s
-	}
-	// Which argument Input is, for a function of two: a word and a space
-	// before the quoted input, as in `NormalizeRef(ref "x")`.
-	arg := ""
-	if k := strings.IndexByte(rest, ' '); k > 0 && !strings.Contains(rest[:k], `"`) {
-		arg, rest = rest[:k], rest[k+1:]
-	}
-	// The input is quoted, so a "): " inside it is escaped: the end of
-	// the quoted string is the end of the prefix.
-	q, qerr := strconv.QuotedPrefix(rest)
-	if qerr != nil {
-		return s
-	}
-	msg, ok := strings.CutPrefix(rest[len(q):], "): ")
-	if !ok {
-		return s
-	}
-	if arg == "resolved" {
-		// The quoted rest is then from that URL, not from the line.
-		return "resolved against -base: " + msg
-	}
-	if e.Op == "SURT" || e.Op == "AppendSURT" {
-		// -format surt: the problem is in the key, which the quoted
-		// rest is from.
-		return "SURT of the key: " + msg
-	}
-	return msg
+	return e.Detail()
 }
 
 // asError returns err as a *canon.Error, or nil. The library returns

@@ -22,7 +22,8 @@ import (
 
 // A batch is a run of consecutive input lines, normalized by one worker
 // and written by the writer in sequence order. Batches are what bounds
-// memory: at most maxInFlight of them exist at once.
+// memory: the batches in flight are bounded by their number and their
+// bytes (window), and each holds at most maxBatchLines lines.
 //
 // The reader reads the input straight into data, whole lines only (the
 // partial line at the end of a read moves to the next batch), so that
@@ -34,6 +35,8 @@ type batch struct {
 	data   []byte      // whole lines, each ending in "\n" except perhaps the last
 	mapEnd int         // for a mapped input, where data ends in the mapping; else 0
 	long   bool        // the batch is one line longer than canon.MaxLength, not kept
+	ends   int         // the line ends ("\n") in data, as the reader counted them
+	weight int         // its weight in the window (processParallel)
 	nlines int         // the number of lines
 	lines  []string    // -u: the lines of data, without line endings
 	keys   []string    // -u: the key of each line, "" when it failed or is blank
@@ -53,6 +56,9 @@ type lineRef struct {
 
 // batchBytes is the size of the reads, and so of most batches.
 const batchBytes = 256 << 10
+
+// pooledBytes is the largest buffer batchPool keeps.
+const pooledBytes = 8 * batchBytes
 
 // batchPool recycles batches, whose buffers are most of the garbage the
 // command would otherwise make.
@@ -118,8 +124,16 @@ func writeIndexHeader(out *bufio.Writer, p canon.Profile) {
 // forgotten -p lists every key of another profile as changed), counts the
 // line, and writes the header of the key version of the output's keys.
 // It returns the input to read the lines from.
+//
+// The header line is "#canon " and a key version, without a TAB: a
+// first line with a TAB is an index line, even one whose input starts
+// with "#canon " (every line -format tsv writes has a TAB). It is read
+// whole, from a file or a pipe alike, up to the length of any line
+// (maxLineBytes); a longer one is a reading error: the lines after it
+// could not be read as the header says.
 func readIndexHeader(cfg *config, in io.Reader, w *output) (io.Reader, int) {
-	var first []byte
+	maxLine := maxLineBytes(cfg)
+	var first, read []byte // read: the bytes taken from a pipe
 	if m := w.mapped; m != nil {
 		first, _ = nextLine(m.data[m.start:])
 	} else {
@@ -128,16 +142,32 @@ func readIndexHeader(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		if p, _ := br.Peek(len(indexHeader)); string(p) != indexHeader {
 			return in, exitOK
 		}
-		line, err := br.ReadSlice('\n')
-		if err != nil && err != io.EOF {
-			fmt.Fprintln(w.stderr, "canon: reading input: the header line:", err)
-			return in, exitProblem
+		// ReadSlice returns a line longer than the buffer in pieces.
+		var line []byte
+		for len(line) <= maxLine+1 {
+			piece, err := br.ReadSlice('\n')
+			line = append(line, piece...)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err != nil && err != io.EOF {
+				fmt.Fprintln(w.stderr, "canon: reading input: the header line:", err)
+				return in, exitProblem
+			}
+			break
 		}
 		first, _ = nextLine(line)
-		first = slices.Clone(first)
+		read = line
 	}
-	if !bytes.HasPrefix(first, []byte(indexHeader)) {
+	if !bytes.HasPrefix(first, []byte(indexHeader)) || bytes.IndexByte(first, '\t') >= 0 {
+		if read != nil {
+			in = io.MultiReader(bytes.NewReader(read), in) // an index line: read again
+		}
 		return in, exitOK
+	}
+	if len(first) > maxLine {
+		fmt.Fprintf(w.stderr, "canon: reading input: the header line (%s) is longer than %d bytes\n", quoteCut(first), maxLine)
+		return in, exitProblem
 	}
 	if m := w.mapped; m != nil {
 		if k := bytes.IndexByte(m.data[m.start:], '\n'); k >= 0 {
@@ -154,12 +184,26 @@ func readIndexHeader(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 	case keyVersionProfile(old) != keyVersionProfile(now):
 		// Rekeying to another profile is a use of -rekey too, but a
 		// forgotten -p is the likelier one: said, not refused.
-		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %q, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", old, now)
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %s, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", quoteCut([]byte(old)), now)
 	}
 	cfg.escapedTSV = true
 	w.lines++ // (the header is line 1 of the input)
 	writeIndexHeader(w.out, cfg.profile)
 	return in, exitOK
+}
+
+// quoteCut quotes b as %q does, and only its first 256 bytes (cut
+// before a character) and "..." after the quote when it is longer: a
+// header line may be as long as any line, and a message should not be.
+func quoteCut(b []byte) string {
+	if len(b) <= 256 {
+		return strconv.Quote(string(b))
+	}
+	n := 256
+	for n > 256-utf8.UTFMax && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return strconv.Quote(string(b[:n])) + "..."
 }
 
 // keyVersionProfile returns the profile part of a KeyVersion: "crawler"
@@ -188,12 +232,16 @@ func catchFault(stderr io.Writer) {
 }
 
 // processParallel normalizes batches on cfg.workers goroutines while one
-// reads and the caller's goroutine writes them back in input order. At
-// most 4 batches per worker exist at once.
+// reads and the caller's goroutine writes them back in input order. The
+// batches in flight are at most 4 per worker, and their bytes are bounded
+// by a budget that -j hardly changes (window).
 func processParallel(cfg *config, in io.Reader, w *output) error {
 	work := make(chan *batch, cfg.workers)
 	done := make(chan *batch, cfg.workers)
-	slots := make(chan struct{}, 4*cfg.workers)
+	win := newWindow(cfg.workers)
+	if windowHook != nil {
+		windowHook(win)
+	}
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(work)
@@ -202,7 +250,7 @@ func processParallel(cfg *config, in io.Reader, w *output) error {
 			defer catchFault(w.stderr)
 		}
 		readErr <- readInput(cfg, in, w.mapped, func(b *batch) {
-			slots <- struct{}{}
+			win.acquire(b)
 			work <- b
 		})
 	}()
@@ -217,6 +265,7 @@ func processParallel(cfg *config, in io.Reader, w *output) error {
 			}
 			for b := range work {
 				normalizeBatch(cfg, b)
+				win.reweigh(b)
 				done <- b
 			}
 		}()
@@ -229,8 +278,9 @@ func processParallel(cfg *config, in io.Reader, w *output) error {
 		for b := pending[next]; b != nil; b = pending[next] {
 			delete(pending, next)
 			next++
+			weight := b.weight // (write gives b back to the pool)
 			w.write(b)
-			<-slots
+			win.release(weight)
 		}
 	}
 	return <-readErr
@@ -247,6 +297,7 @@ func readInput(cfg *config, in io.Reader, m *mappedInput, send func(*batch)) err
 			b.data = append(b.data, u...)
 			b.data = append(b.data, '\n')
 		}
+		b.ends = len(cfg.urls)
 		send(b)
 		return nil
 	}
@@ -335,6 +386,16 @@ func (w *output) write(b *batch) {
 		w.mapped.release(b.mapEnd)
 		b.data = nil // read-only, and unmapped at the end
 	}
+	// With workers, the pool keeps buffers of ordinary batches: those of
+	// a long line, or of a batch whose output grew large, would stay
+	// allocated with every batch that takes them, as many as are in
+	// flight. One worker has one batch at a time, which keeps its own.
+	if w.cfg.workers > 1 && cap(b.data) > pooledBytes {
+		b.data = nil
+	}
+	if w.cfg.workers > 1 && cap(b.out) > pooledBytes {
+		b.out = nil
+	}
 	batchPool.Put(b)
 	w.prog.update(w.lines, w.failed)
 }
@@ -364,11 +425,12 @@ func (w *output) finish(readErr error) int {
 }
 
 // readBatches reads r into batches of whole lines and passes each to
-// send once it holds batchBytes/4 or more (or at the end). A line that
-// does not fit a batch makes the batch grow, up to twice maxLine (see
-// maxLineBytes); one that fills that is dropped as it is read and sent as
-// a batch of its own with long set, so that memory stays bounded
-// (normalizeBatch fails the shorter ones that are too long).
+// send once it holds batchBytes/4 or more (or at the end), or
+// maxBatchLines lines. A line that does not fit a batch makes the batch
+// grow, up to twice maxLine (see maxLineBytes); one that fills that is
+// dropped as it is read and sent as a batch of its own with long set, so
+// that memory stays bounded (normalizeBatch fails the shorter ones that
+// are too long).
 func readBatches(r io.Reader, maxLine int, next func() *batch, send func(*batch)) error {
 	b := next()
 	b.data = slices.Grow(b.data[:0], batchBytes)
@@ -409,6 +471,16 @@ func readBatches(r io.Reader, maxLine int, next func() *batch, send func(*batch)
 		// over the read size (a second for two 4 MiB lines from a pipe).
 		if k := bytes.LastIndexByte(read, '\n'); k >= 0 {
 			lineEnd = len(b.data) - len(read) + k + 1
+			b.ends += bytes.Count(read[:k+1], newline)
+		}
+		// The lines past maxBatchLines go to the next batch.
+		for b.ends > maxBatchLines {
+			cut := afterLines(b.data, maxBatchLines)
+			rest, ends := b.data[cut:], b.ends-maxBatchLines
+			b.data, b.ends = b.data[:cut], maxBatchLines
+			b = sendAndCarry(b, rest, next, send)
+			b.ends = ends
+			lineEnd = bytes.LastIndexByte(b.data, '\n') + 1
 		}
 		if err == io.EOF {
 			if len(b.data) > 0 {
@@ -426,14 +498,42 @@ func readBatches(r io.Reader, maxLine int, next func() *batch, send func(*batch)
 	}
 }
 
+var newline = []byte{'\n'}
+
+// afterLines returns the offset in data after its n-th "\n"; data has n
+// or more.
+func afterLines(data []byte, n int) int {
+	at := 0
+	for ; n > 0; n-- {
+		at += bytes.IndexByte(data[at:], '\n') + 1
+	}
+	return at
+}
+
 // readMapped passes the mapped input m to send in batches of whole lines
 // that point into the mapping. A batch ends at the first line end
-// batchBytes or more on. A line longer than maxLine (see maxLineBytes)
-// that crosses that point is sent as a long batch of its own, its pages
-// released as they are searched, so that memory stays bounded; a shorter
-// one stays in the batch, and normalizeBatch fails it.
+// batchBytes or more on, or after maxBatchLines lines. A line longer
+// than maxLine (see maxLineBytes) that crosses that point is sent as a
+// long batch of its own, its pages released as they are searched, so
+// that memory stays bounded; a shorter one stays in the batch, and
+// normalizeBatch fails it.
 func readMapped(m *mappedInput, maxLine int, next func() *batch, send func(*batch)) {
 	data := m.data
+	// sendLines sends the whole lines of data[from:to] in batches of at
+	// most maxBatchLines lines.
+	sendLines := func(from, to int) {
+		ends := bytes.Count(data[from:to], newline)
+		for from < to {
+			b := next()
+			end, n := to, ends
+			if n > maxBatchLines {
+				end, n = from+afterLines(data[from:to], maxBatchLines), maxBatchLines
+			}
+			b.data, b.mapEnd, b.ends = data[from:end], end, n
+			send(b)
+			from, ends = end, ends-n
+		}
+	}
 	for pos := m.start; pos < len(data); {
 		end := min(pos+batchBytes, len(data))
 		limit := min(end+maxLine+1, len(data)) // +1: the "\n"
@@ -443,9 +543,7 @@ func readMapped(m *mappedInput, maxLine int, next func() *batch, send func(*batc
 			end = limit
 		}
 		if end == len(data) || data[end-1] == '\n' {
-			b := next()
-			b.data, b.mapEnd = data[pos:end], end
-			send(b)
+			sendLines(pos, end)
 			pos = end
 			continue
 		}
@@ -453,9 +551,7 @@ func readMapped(m *mappedInput, maxLine int, next func() *batch, send func(*batc
 		// bytes: send the lines before it, then skip it.
 		lineAt := pos + bytes.LastIndexByte(data[pos:pos+batchBytes], '\n') + 1
 		if lineAt > pos {
-			b := next()
-			b.data, b.mapEnd = data[pos:lineAt], lineAt
-			send(b)
+			sendLines(pos, lineAt)
 		}
 		for from := lineAt; end < len(data) && data[end-1] != '\n'; {
 			m.drop(from, end)

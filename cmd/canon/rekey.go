@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -52,7 +53,11 @@ func rekeyBatch(cfg *config, b *batch) {
 			// 4 MiB of input in the error.
 			fail = &errLineTooLong
 		case isBlank(input):
-			// A blank input has no key, as in the other modes.
+			// A blank input has no key, as in the other modes. One that
+			// had a key (in an index -format tsv did not write, or one
+			// an old -base run keyed as the base) has lost it: the index
+			// needs that change as much as a key that fails now.
+			fail = &errBlankWithKey
 		default:
 			var err error
 			if cfg.base != "" {
@@ -74,11 +79,12 @@ func rekeyBatch(cfg *config, b *batch) {
 			if old == "" {
 				continue // no key then, none now: nothing changed
 			}
-			b.rekeyFail(i, *fail) // the key is gone: reported, and written with an empty new key
+			b.rekeyFail(i, *fail) // the key is gone: reported, counted, and written with an empty new key
 		}
 		if key == old {
 			continue
 		}
+		b.out = slices.Grow(b.out, len(line)+len(key)+2) // (one allocation for a line of 16 MiB)
 		b.out = append(b.out, line...)
 		b.out = append(b.out, '\t')
 		b.out = append(b.out, key...)
@@ -101,6 +107,14 @@ var errRekeyLineTooLong = lineError{
 	kind:      "ErrTooLong",
 	component: canon.ComponentURL.String(),
 	offset:    -1,
+}
+
+// errBlankWithKey is the error of a -rekey line whose input is blank and
+// whose key is not empty: a blank line is not a URL, and has no key now.
+var errBlankWithKey = lineError{
+	msg:    "blank input with a key (a blank line is not a URL: it has no key now)",
+	kind:   "error",
+	offset: -1,
 }
 
 // errBadEscape is the error of a -rekey line whose input field, in a file

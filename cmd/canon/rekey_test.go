@@ -286,3 +286,112 @@ func TestRekeyLongLines(t *testing.T) {
 		}
 	}
 }
+
+// TestRekeyBlankInput checks, as a class, an index line whose input is
+// blank: every spelling of a blank input (empty, spaces, VT, FF, and,
+// after the header, an escaped TAB or CR), with the header and without,
+// -format tsv and surt, -j 1 and 3. One that had a key has none now: it
+// is written with an empty new key, reported and counted as a failing
+// line (exit 1); one without a key gives nothing.
+func TestRekeyBlankInput(t *testing.T) {
+	const msg = "blank input with a key (a blank line is not a URL: it has no key now)"
+	for _, header := range []bool{false, true} {
+		fields := []string{"", " ", "  ", "\v", "\f", " \v\f "}
+		if header {
+			fields = append(fields, `\t`, `\r`, ` \t\r\t `, `\r\r`)
+		}
+		for _, format := range []string{"tsv", "surt"} {
+			var in, out, errs strings.Builder
+			n, failed := 0, 0
+			if header {
+				in.WriteString("#canon " + canon.Crawler.KeyVersion() + "\n")
+				out.WriteString("#canon " + canon.Crawler.KeyVersion() + "\n")
+				n++
+			}
+			old, keyed := "http://h/x", "http://h/y\thttp://h/y\n"
+			if format == "surt" {
+				old, keyed = "h)/x", "http://h/y\th)/y\n"
+			}
+			for _, f := range fields {
+				// A line with a key first, so that the blank lines are not
+				// the first of a batch; then the blank input with a key
+				// and without one.
+				for _, key := range []string{old, ""} {
+					in.WriteString(keyed)
+					n++
+					line := f + "\t" + key
+					in.WriteString(line + "\n")
+					n++
+					if key != "" {
+						out.WriteString(line + "\t\n")
+						fmt.Fprintf(&errs, "line %d: %s\n", n, msg)
+						failed++
+					}
+				}
+			}
+			fmt.Fprintf(&errs, "canon: %d of %d lines failed\n", failed, n)
+			for _, j := range []string{"1", "3"} {
+				args := []string{"-p", "crawler", "-rekey", "-format", format, "-j", j}
+				got, errOut, code := canonCmd(t, in.String(), args...)
+				if header {
+					errOut = errOut[strings.Index(errOut, "\n")+1:] // "the index was made under ..."
+				}
+				if got != out.String() || errOut != errs.String() || code != exitFailed {
+					t.Errorf("header %v, canon %q < %q:\nstdout %q\nstderr %q\nexit %d\nwant %q\n%q\nexit 1",
+						header, args, in.String(), got, errOut, code, out.String(), errs.String())
+				}
+			}
+		}
+	}
+}
+
+// TestRekeyLongHeader checks that a "#canon" first line is read alike
+// from a pipe and from a file, whatever its length across the 64 KiB of
+// the pipe's buffer: output, standard error and exit status are the
+// same, the header is read as one (the lines after it escaped, the
+// version compared), and one longer than any line -rekey reads is a
+// reading error from both.
+func TestRekeyLongHeader(t *testing.T) {
+	now := canon.Crawler.KeyVersion()
+	data := "http://h/?b&a\\\\x\thttp://h/?b&a%5Cx\n" // escaped: http://h/?b&a\x
+	var headers []string
+	for _, n := range []int{64<<10 - 9, 64<<10 - 8, 64<<10 - 7, 64 << 10, 100 << 10, 1 << 20} {
+		headers = append(headers,
+			indexHeader+"other/1"+strings.Repeat("x", n-len(indexHeader)-len("other/1")),
+			indexHeader+now+strings.Repeat(" ", n-len(indexHeader)-len(now)),
+			indexHeader+"other/1"+strings.Repeat("é", (n-len(indexHeader))/2)+"\r")
+	}
+	tooLong := indexHeader + strings.Repeat("x", maxLineBytes(&config{rekey: true}))
+	headers = append(headers, tooLong)
+	dir := t.TempDir()
+	for i, h := range headers {
+		in := h + "\n" + data
+		file := filepath.Join(dir, fmt.Sprintf("index%d.tsv", i))
+		if err := os.WriteFile(file, []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pOut, pErr, pCode := canonCmd(t, in, "-p", "crawler", "-rekey")
+		fOut, fErr, fCode := canonCmd(t, "", "-p", "crawler", "-rekey", "-f", file)
+		if pOut != fOut || pErr != fErr || pCode != fCode {
+			t.Errorf("header of %d bytes: from a pipe %.100q, %.300q, exit %d; from a file %.100q, %.300q, exit %d",
+				len(h), pOut, pErr, pCode, fOut, fErr, fCode)
+			continue
+		}
+		if h == tooLong {
+			if pCode != exitProblem || pOut != "" || !strings.HasPrefix(pErr, "canon: reading input: the header line (") || len(pErr) > 1000 {
+				t.Errorf("header of %d bytes: %.100q, %.300q, exit %d; want a reading error", len(h), pOut, pErr, pCode)
+			}
+			continue
+		}
+		// Read as the header: the field unescaped (http://h/?b&a\x, whose
+		// key sorts the query), the key version said.
+		key, err := canon.Normalize("http://h/?b&a\\x", canon.Crawler)
+		if err != nil || key == "http://h/?b&a%5Cx" {
+			t.Fatalf("the data line's key %q, %v: want one that changed", key, err)
+		}
+		want := indexHeader + now + "\n" + "http://h/?b&a\\\\x\thttp://h/?b&a%5Cx\t" + key + "\n"
+		if pOut != want || pCode != exitOK || !strings.Contains(pErr, "canon: -rekey: the index was made under ") || len(pErr) > 1000 {
+			t.Errorf("header of %d bytes: %q, %.300q, exit %d; want %q", len(h), pOut, pErr, pCode, want)
+		}
+	}
+}

@@ -50,8 +50,9 @@ func runCanon(t *testing.T, canonBin string, args ...string) (stdout, stderr str
 // commandInput is a file of the shapes the two commands must read
 // alike: CRLF and LF line ends, blank lines of each kind (empty, spaces,
 // a TAB, a lone CR, VT and FF), lines that fail in each component, a
-// password, a TAB inside a line, a line longer than canon.MaxLength, URLs
-// from the bench corpus, and no newline after the last line.
+// password, a TAB inside a line, a line longer than canon.MaxLength,
+// failing lines longer than the 256 bytes an error quotes, invalid UTF-8,
+// URLs from the bench corpus, and no newline after the last line.
 func commandInput(t *testing.T, dir string) (path string, lines []string) {
 	t.Helper()
 	data, err := os.ReadFile("../../../bench/testdata/real.txt")
@@ -70,6 +71,12 @@ func commandInput(t *testing.T, dir string) (path string, lines []string) {
 		"HTTP://Example.COM:80/a/./b/../c?b=2&a=1#x", "https://www.example.com/?utm_source=x&ref=1&sid=abc",
 		"http://"+strings.Repeat("a", canon.MaxLength)+"/",
 		"mailto:x@example.com", "file:///C|/x", "http://h/x y", `http://h\x`, "http:/h", "http:h",
+		// Longer than the 256 bytes an error quotes, failing in each
+		// component, before and after the cut; invalid UTF-8.
+		"http://h:8x/"+strings.Repeat("a", 300), "http://h:8"+strings.Repeat("a", 300)+"x/",
+		"http://u:pw@h:8x/"+strings.Repeat("é", 200), "http://h/"+strings.Repeat("é", 200)+"%zz",
+		"http://h/%zz"+strings.Repeat("\xff", 300), strings.Repeat("a", 300)+"%zz", "http://[::1/"+strings.Repeat("a", 255)+"日本",
+		"http://h/a\xffb", "http://h:8x/\xfe", "http://h/\xc3\tb",
 	)
 	var b strings.Builder
 	for i, l := range lines {
@@ -163,7 +170,7 @@ func TestMatchesCommand(t *testing.T) {
 				}
 				n := int(rec["line"].(float64))
 				delete(rec, "line")
-				rec["in"] = lines[n-1]
+				rec["in"] = jsonText(t, lines[n-1])
 				wantRecords = append(wantRecords, canonicalJSON(t, rec))
 			}
 			if len(wantRecords) != failed {
@@ -195,7 +202,7 @@ func commandFailures(t *testing.T, stderr string, lines []string) (failures []st
 	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
 		if m := lineMessage.FindStringSubmatch(l); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			failures = append(failures, tsvField(lines[n-1])+"\t"+m[2])
+			failures = append(failures, spaced(lines[n-1])+"\t"+m[2])
 			continue
 		}
 		m := summaryLine.FindStringSubmatch(l)
@@ -277,4 +284,19 @@ func canonicalJSON(t *testing.T, v map[string]any) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// jsonText returns s as a JSON string holds it: each byte of invalid
+// UTF-8 a U+FFFD, as encoding/json and the canon command write it.
+func jsonText(t *testing.T, s string) string {
+	t.Helper()
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back string
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back
 }

@@ -561,10 +561,10 @@ func (f *keyLinesFn) ProcessElement(ctx context.Context, key string, l canonbeam
 // to failures.
 func (f *keyLinesFn) fail(ctx context.Context, l canonbeam.Link, what string, err error, fail func(canonbeam.Failure)) {
 	fl := canonbeam.NewFailure(l.Href, err)
-	if fl.Message != fl.Error {
+	var e *canon.Error
+	if errors.As(err, &e) {
 		// The problem is in the key, which the quoted text is from;
-		// a text of another shape comes whole, as from the canon
-		// command.
+		// another error comes whole, as from the canon command.
 		fl.Message = what + fl.Message
 	}
 	if f.Pairs {
@@ -636,15 +636,24 @@ func (f *formatFailureFn) ProcessElement(fl canonbeam.Failure) (string, error) {
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
-// tsvField replaces TAB, CR and LF by spaces, as the canon command does,
-// so that a line stays one record of two columns.
+// tsvField replaces each TAB, CR and LF byte by a space, as the canon
+// command's -format tsv does (without -header), so that a line stays one
+// record of its columns; every other byte is the input's, invalid UTF-8
+// included: the column beside a key is the input it was made of.
 func tsvField(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' {
-			return ' '
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\t' || c == '\r' || c == '\n' {
+			if b == nil {
+				b = []byte(s)
+			}
+			b[i] = ' '
 		}
-		return r
-	}, s)
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 // printSummary reports the counters of canonbeam's DoFns. A runner that
