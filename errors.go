@@ -134,7 +134,7 @@ func (e *Error) Error() string {
 // Detail returns the error's text without the function and the input
 // it names: the component, the reason and, when the problem has a place
 // in Input, the rest of Input from there, quoted and cut as Error quotes
-// it (at most errorQuoteMax bytes, then "..."). Where Error says
+// it (at most 256 bytes, then "..."). Where Error says
 //
 //	canon.Normalize("http://h:8x/"): port: invalid character (at "x/")
 //

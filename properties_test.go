@@ -537,6 +537,9 @@ func (pc *propertyCheck) errorContract(call string, err error, inputs ...propURL
 	if got, want := e.Error(), errorTextReference(e); got != want {
 		pc.failf("%s: Error() = %q, want %q", call, got, want)
 	}
+	if d := e.Detail(); !strings.HasSuffix(e.Error(), "): "+d) {
+		pc.failf("%s: Detail() = %q is not the end of Error() = %q", call, d, e.Error())
+	}
 	for _, in := range inputs {
 		if in.passIntact && (strings.Contains(err.Error(), in.pass) || strings.Contains(e.Input, in.pass)) {
 			pc.failf("%s: error %q shows the password", call, err)
@@ -635,7 +638,7 @@ var propertyEntryPoints = []struct {
 	{[]string{"Parse", "Ref.String", "Ref.AppendTo", "Ref.IsAbs", "Resolve", "RemoveDotSegments"}, propParse},
 	{[]string{"NewProfile", "MustProfile", "Profile.Steps", "Profile.Rules", "Profile.WithRules", "Profile.Has",
 		"Profile.String", "Profile.KeyVersion", "LookupProfile", "ParseStep", "Step.String", "LookupEncoding",
-		"Encoding.Name", "Encoding.String", "Component.String", "Error.Error", "Error.Unwrap", "DefaultTrackingParams"},
+		"Encoding.Name", "Encoding.String", "Component.String", "Error.Error", "Error.Unwrap", "Error.Detail", "DefaultTrackingParams"},
 		propProfile},
 }
 
