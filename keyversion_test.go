@@ -276,7 +276,7 @@ func TestPublicSuffixListVersion(t *testing.T) {
 // holds the KeyVersion of profiles nobody predefined to the same rule,
 // which the steps digest (writeStepsDigestText) must keep: a key that
 // changes changes its KeyVersion.
-const customKeysFile = "testdata/golden/custom.tsv.gz"
+const customKeysFile = "testdata/golden/custom.configs.gz"
 
 // customKeysRows is how many configurations customKeysFile holds.
 const customKeysRows = 3000

@@ -126,8 +126,8 @@
 //	-keyversion
 //		Print the key version (canon.Profile.KeyVersion) of the profile
 //		that -p, -steps and -rules make, and exit: the label to store
-//		beside the keys ("crawler/5 unicode-15.0.0", or
-//		"crawler/5+rules-DIGEST unicode-15.0.0" with -rules).
+//		beside the keys ("crawler/6 unicode-15.0.0", or
+//		"crawler/6+rules-DIGEST unicode-15.0.0" with -rules).
 //	-learn
 //		Read captures, not URLs: an archive's CDX index (9 or 11 fields,
 //		with or without its " CDX" header line), a CDXJ index, a
@@ -322,10 +322,10 @@
 // Public Suffix List snapshot, as in
 //
 //	$ canon -p crawler -keyversion
-//	crawler/5 unicode-15.0.0
+//	crawler/6 unicode-15.0.0
 //
 // Store it beside the keys: -format tsv -header writes it as the first
-// line of the index, "#canon crawler/5 unicode-15.0.0". Keys made under
+// line of the index, "#canon crawler/6 unicode-15.0.0". Keys made under
 // one key version are the keys canon makes under it; when the key version
 // changes (a new release of canon, a Go toolchain with other Unicode
 // tables), some keys may change, and -rekey finds them. It reads lines as
