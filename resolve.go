@@ -546,8 +546,10 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 	// they are (leanInto); one that starts with a letter may be an
 	// absolute URL, which the quick scan reads first.
 	letter := ref != "" && ref[0] >= 'A'
-	if !letter && leanInto(u, bu, ref, pl.relative(bu), dst) {
-		return finishRef(u, op, pl.relative(bu))
+	if !letter {
+		if rp := pl.relative(bu); leanInto(u, bu, ref, rp, dst) {
+			return finishRef(u, op, rp)
+		}
 	}
 	if len(ref) > 1 && ref[0] == '/' && ref[1] == '/' && !bu.opaque {
 		// A network-path reference (below), read with the base's scheme
@@ -576,8 +578,10 @@ func refWHATWG(u *url, op string, bu *url, pl *plan, dst []byte, scanned bool) e
 		}
 		return nil
 	}
-	if letter && leanInto(u, bu, ref, pl.relative(bu), dst) {
-		return finishRef(u, op, pl.relative(bu))
+	if letter {
+		if rp := pl.relative(bu); leanInto(u, bu, ref, rp, dst) {
+			return finishRef(u, op, rp)
+		}
 	}
 	// A plain reference (plainRef) needs no trimming nor rewriting.
 	r, shift, n := ref, 0, -1
