@@ -40,7 +40,8 @@
 //		of +Step or -Step, e.g. +RemoveFragment ("+nofragment" for
 //		short). The step names are in -list-profiles; what each step
 //		does, with an example and the profiles that run it, is in
-//		docs/steps.md in the repository (go doc canon.Step).
+//		docs/steps.md in the repository (go doc canon.RemoveFragment
+//		prints one step's).
 //	-rules FILE
 //		Apply the canon.Rules in the JSON file FILE to the profile
 //		(Profile.WithRules): parameter names to drop (TrackingParams,
