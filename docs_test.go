@@ -1028,3 +1028,40 @@ func TestFirstMentions(t *testing.T) {
 		t.Errorf("firstMentions: %q, want %q", linked, w)
 	}
 }
+
+// TestReadmeProfileTable holds the README's "Which profile do I want"
+// table to the profiles: each example a row gives as "`?x` goes" or
+// "`?x` and `?y` stay" is a query that the row's profile drops from
+// http://h/p, or keeps. (The Crawler row said it drops session ids;
+// only those whose value has the shape of an id go.)
+func TestReadmeProfileTable(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := 0
+	for _, row := range regexp.MustCompile("(?m)^\\| (.+) \\| `(\\w+)` \\|$").FindAllStringSubmatch(string(b), -1) {
+		p, ok := LookupProfile(row[2])
+		if !ok {
+			continue
+		}
+		check := func(spans string, dropped bool) {
+			for _, q := range regexp.MustCompile("`(\\?[^`]*)`").FindAllStringSubmatch(spans, -1) {
+				examples++
+				key, err := Normalize("http://h/p"+q[1], p)
+				if err != nil || (key == "http://h/p") != dropped {
+					t.Errorf("README.md: %s %q %s; Normalize(%q, %s) = %q, %v", row[2], q[1], map[bool]string{true: "goes", false: "stays"}[dropped], "http://h/p"+q[1], row[2], key, err)
+				}
+			}
+		}
+		for _, m := range regexp.MustCompile("((?:`\\?[^`]*`(?:, | and )?)+) go(?:es)?\\b").FindAllStringSubmatch(row[1], -1) {
+			check(m[1], true)
+		}
+		for _, m := range regexp.MustCompile("((?:`\\?[^`]*`(?:, | and )?)+) stays?\\b").FindAllStringSubmatch(row[1], -1) {
+			check(m[1], false)
+		}
+	}
+	if !strings.Contains(string(b), "session ids whose value has the shape of an id") || examples < 3 {
+		t.Errorf("README.md's Crawler row: %d examples of what goes and what stays; it says which session ids Crawler drops, with examples", examples)
+	}
+}

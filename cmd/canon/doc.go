@@ -30,7 +30,7 @@
 //		powder (W3C POWDER: every escape decoded, for matching),
 //		whatwg (as browsers read a URL), crawler (a crawl frontier's
 //		key: whatwg without fragment, tracking parameters and session
-//		ids, the query sorted), archive (the Internet Archive's
+//		ids whose value has an id's shape, the query sorted), archive (the Internet Archive's
 //		canonicalization for CDX keys, for -format surt), aggressive
 //		(urlcanon's: archive's steps, https as http, empty parameters
 //		dropped) or safebrowsing (Google Safe Browsing's
