@@ -1440,8 +1440,10 @@ func ebReadmeChromium(readme string) string {
 // made (testdata/encoding-browser/recorded.tsv, written by
 // TestEncodingBrowserDifferential's CANON_ENCODING_BROWSER_OUT): without
 // Chromium, each is a difference from canon's answer that the classes it
-// names, and no fewer, explain; each class has one.
+// names, and no fewer, explain; each class has one, and the README lists
+// each.
 func TestEncodingBrowserRecorded(t *testing.T) {
+	ebReadmeClasses(t)
 	b, err := os.ReadFile("testdata/encoding-browser/recorded.tsv")
 	if err != nil {
 		t.Fatal(err)
