@@ -17,8 +17,9 @@ type Base struct {
 
 // NewBase returns pageURL prepared as the base of the links of its page
 // under p: b.Normalize(href) is NormalizeRef(pageURL, href, p), key and
-// error alike, without reading pageURL again. A pageURL that NormalizeRef
-// would refuse as a base is an error here (its Op is "NewBase").
+// error alike (but for the error's Op, "Base.Normalize"), without reading
+// pageURL again. A pageURL that NormalizeRef would refuse as a base is an
+// error here (its Op is "NewBase").
 func NewBase(pageURL string, p Profile) (*Base, error) {
 	return Encoding{}.NewBase(pageURL, p)
 }
@@ -60,9 +61,12 @@ func (b *Base) String() string { return b.page }
 func (b *Base) Profile() Profile { return b.p }
 
 // Normalize returns the key of href, a link of the page, as
-// NormalizeRef(page, href, p) returns it (its errors say NormalizeRef).
+// NormalizeRef(page, href, p) returns it, key and error alike but for
+// the error's Op, which is "Base.Normalize":
+//
+//	canon.Base.Normalize(resolved "http://h/a/%zz"): path: invalid percent-encoding (at "%zz")
 func (b *Base) Normalize(href string) (string, error) {
-	const op = "NormalizeRef"
+	const op = "Base.Normalize"
 	switch {
 	case b.pl.whatwg:
 		u := keyValue(href, nil)
@@ -81,7 +85,8 @@ func (b *Base) Normalize(href string) (string, error) {
 }
 
 // AppendNormalized appends the key of href (see [Base.Normalize]) to dst
-// and returns the extended buffer. Under a profile with ParseWHATWG it
+// and returns the extended buffer; its errors are Normalize's, with the
+// Op "Base.AppendNormalized". Under a profile with ParseWHATWG it
 // allocates nothing when dst has spare capacity for the key and 32 bytes
 // more, for an absolute link of the common shape (see Performance in the
 // package documentation) and for a relative one (a path, query or
@@ -90,8 +95,15 @@ func (b *Base) Normalize(href string) (string, error) {
 // the key. On error it returns dst with its length and contents as they
 // were.
 func (b *Base) AppendNormalized(dst []byte, href string) ([]byte, error) {
+	const op = "Base.AppendNormalized"
 	if !b.pl.whatwg {
-		key, err := b.Normalize(href)
+		var key string
+		var err error
+		if b.pl.safeBrowsing {
+			key, err = refSafeBrowsing(op, &b.bu, href)
+		} else {
+			key, err = refRFC(op, &b.b, href, b.pl)
+		}
 		if err != nil {
 			return dst, err
 		}
@@ -99,11 +111,11 @@ func (b *Base) AppendNormalized(dst []byte, href string) ([]byte, error) {
 	}
 	u := keyValue(href, dst)
 	u.enc = b.pe
-	if err := refWHATWG(&u, "NormalizeRef", &b.bu, b.pl, dst, false); err != nil {
+	if err := refWHATWG(&u, op, &b.bu, b.pl, dst, false); err != nil {
 		return dst, err
 	}
 	if b.surt != nil && u.hostlessPath() {
-		key, err := refSURTHostless("NormalizeRef", b.page, href, b.surt, b.pe)
+		key, err := refSURTHostless(op, b.page, href, b.surt, b.pe)
 		if err != nil {
 			return dst, err
 		}

@@ -142,47 +142,66 @@ type stepDoc struct {
 	example string // the comment's "before -> after" block, on one line
 }
 
-// stepsDoc renders docs/steps.md from steps.go, read with go/parser
-// and go/doc: the Step type's comment, a table of the steps and one of
-// the key steps (example, documents cited, which predefined profiles run
-// the step), the comment before the key steps, and each step's comment,
-// with the first mention of each document linked (linkFirstMentions).
-func stepsDoc() ([]byte, error) {
+// stepDocs reads steps.go with go/parser and go/doc: each Step
+// constant's doc comment and example, in the order of the values, which
+// must be the order of the declarations, each "const Name Step = N" of
+// its own (so that "go doc canon.Name" prints that constant alone); the
+// comment between the last step and the first key step that introduces
+// the key steps; the Step type's doc; and the package, for its parser
+// and printer.
+func stepDocs() (steps []stepDoc, keyIntro, typeDoc string, pkg *doc.Package, err error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "steps.go", nil, parser.ParseComments)
 	if err != nil {
-		return nil, err
+		return nil, "", "", nil, err
 	}
-	// The floating comments of the Step block (the one that introduces
-	// the key steps), found before go/doc takes the file over.
-	var block *ast.GenDecl
+	// The Step constants in the order of the file, each a declaration of
+	// its own, found before go/doc takes the file over.
+	var decls []*ast.GenDecl
 	for _, d := range f.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST && len(g.Specs) > 0 &&
-			g.Specs[0].(*ast.ValueSpec).Names[0].Name == Step(0).String() {
-			block = g
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			vs := s.(*ast.ValueSpec)
+			if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Step" {
+				continue
+			}
+			if g.Lparen.IsValid() || len(vs.Names) != 1 || len(vs.Values) != 1 {
+				return nil, "", "", nil, fmt.Errorf("steps.go: %s is not declared alone as \"const %s Step = N\"", vs.Names[0].Name, vs.Names[0].Name)
+			}
+			lit, ok := vs.Values[0].(*ast.BasicLit)
+			if !ok || lit.Kind != token.INT || lit.Value != strconv.Itoa(len(decls)) {
+				return nil, "", "", nil, fmt.Errorf("steps.go: %s, the step declared in position %d, is not \"= %d\"", vs.Names[0].Name, len(decls), len(decls))
+			}
+			decls = append(decls, g)
 		}
 	}
-	if block == nil {
-		return nil, fmt.Errorf("steps.go: no const block starting with %v", Step(0))
+	if len(decls) != int(numSteps) {
+		return nil, "", "", nil, fmt.Errorf("steps.go: %d Step constants, want %d", len(decls), numSteps)
 	}
+	// The floating comment between the last step and the first key step.
 	attached := map[*ast.CommentGroup]bool{}
-	for _, s := range block.Specs {
-		attached[s.(*ast.ValueSpec).Doc] = true
+	for _, g := range decls {
+		attached[g.Doc] = true
 	}
-	var keyIntro string
+	from, to := decls[firstKeyStep-1].End(), decls[firstKeyStep].Pos()
+	if d := decls[firstKeyStep].Doc; d != nil {
+		to = d.Pos()
+	}
 	for _, cg := range f.Comments {
-		if cg.Pos() > block.Lparen && cg.End() < block.Rparen && !attached[cg] &&
-			cg.Pos() < specNamed(block, firstKeyStep.String()).Pos() && cg.Pos() > specNamed(block, (firstKeyStep-1).String()).End() {
+		if cg.Pos() > from && cg.End() < to && !attached[cg] {
 			keyIntro = cg.Text()
 		}
 	}
 	if keyIntro == "" {
-		return nil, fmt.Errorf("steps.go: no comment introducing the key steps before %v", firstKeyStep)
+		return nil, "", "", nil, fmt.Errorf("steps.go: no comment introducing the key steps before %v", firstKeyStep)
 	}
 
-	pkg, err := doc.NewFromFiles(fset, []*ast.File{f}, "github.com/seed15588f71/canon")
+	pkg, err = doc.NewFromFiles(fset, []*ast.File{f}, "github.com/seed15588f71/canon")
 	if err != nil {
-		return nil, err
+		return nil, "", "", nil, err
 	}
 	var typ *doc.Type
 	for _, ty := range pkg.Types {
@@ -191,9 +210,9 @@ func stepsDoc() ([]byte, error) {
 		}
 	}
 	if typ == nil {
-		return nil, errors.New("steps.go: no type Step")
+		return nil, "", "", nil, errors.New("steps.go: no type Step")
 	}
-	var steps []stepDoc
+	steps = make([]stepDoc, numSteps)
 	for _, v := range typ.Consts {
 		for _, s := range v.Decl.Specs {
 			vs := s.(*ast.ValueSpec)
@@ -201,25 +220,38 @@ func stepsDoc() ([]byte, error) {
 			if err != nil || st.String() != vs.Names[0].Name {
 				continue
 			}
-			sd := stepDoc{step: st, doc: vs.Doc.Text()}
+			if v.Decl != decls[st] {
+				return nil, "", "", nil, fmt.Errorf("steps.go: %v declared in position %d", st, slices.Index(decls, v.Decl))
+			}
+			sd := stepDoc{step: st, doc: v.Doc}
 			for _, b := range pkg.Parser().Parse(sd.doc).Content {
 				if c, ok := b.(*comment.Code); ok && strings.Contains(c.Text, " -> ") {
 					sd.example = strings.Join(strings.Fields(c.Text), " ")
 				}
 			}
-			steps = append(steps, sd)
+			steps[st] = sd
 		}
-	}
-	if len(steps) != int(numSteps) {
-		return nil, fmt.Errorf("steps.go: %d documented steps, want %d", len(steps), numSteps)
 	}
 	for i, sd := range steps {
-		if sd.step != Step(i) {
-			return nil, fmt.Errorf("steps.go: step %v declared in position %d", sd.step, i)
+		if sd.doc == "" {
+			return nil, "", "", nil, fmt.Errorf("steps.go: %v has no doc comment", Step(i))
 		}
 		if sd.example == "" {
-			return nil, fmt.Errorf("steps.go: %v's comment has no \"before -> after\" example", sd.step)
+			return nil, "", "", nil, fmt.Errorf("steps.go: %v's comment has no \"before -> after\" example", sd.step)
 		}
+	}
+	return steps, keyIntro, typ.Doc, pkg, nil
+}
+
+// stepsDoc renders docs/steps.md from steps.go (stepDocs): the Step
+// type's comment, a table of the steps and one of the key steps
+// (example, documents cited, which predefined profiles run the step),
+// the comment before the key steps, and each step's comment, with the
+// first mention of each document linked (linkFirstMentions).
+func stepsDoc() ([]byte, error) {
+	steps, keyIntro, typeDoc, pkg, err := stepDocs()
+	if err != nil {
+		return nil, err
 	}
 	for _, np := range namedProfiles {
 		if p, ok := LookupProfile(np.name); !ok || p != np.p {
@@ -236,8 +268,8 @@ func stepsDoc() ([]byte, error) {
 	b.WriteString("*Generated from the doc comments of the `Step` constants in [steps.go](../steps.go) " +
 		"and the predefined profiles by `go test -run TestStepsDocUpToDate -docs.update .`; " +
 		"edit those, not this page.*\n\n")
-	b.WriteString(markdown(typ.Doc))
-	b.WriteString("\n`canon -list-profiles` prints each predefined profile's steps; `go doc canon.Step` gives these comments too.\n\n")
+	b.WriteString(markdown(typeDoc))
+	b.WriteString("\n`canon -list-profiles` prints each predefined profile's steps; `go doc canon.RemoveFragment` prints one step's comment, `go doc -all canon.Step` every step's, by name.\n\n")
 	table := func(from, to Step) {
 		b.WriteString("| step | example | cites |")
 		for _, np := range namedProfiles {
@@ -279,18 +311,6 @@ func stepsDoc() ([]byte, error) {
 	// The first mention of each document the page cites links to it, as
 	// on every page of docs/ (TestDocSpecLinks).
 	return []byte(linkFirstMentions(b.String())), nil
-}
-
-func specNamed(g *ast.GenDecl, name string) ast.Node {
-	for _, s := range g.Specs {
-		if vs := s.(*ast.ValueSpec); vs.Names[0].Name == name {
-			if vs.Doc != nil {
-				return vs.Doc
-			}
-			return vs
-		}
-	}
-	return g
 }
 
 // headingAnchor is the anchor GitHub gives a Markdown heading: lowercase,
@@ -1006,5 +1026,42 @@ func TestFirstMentions(t *testing.T) {
 	}
 	if w := []string{"RFC 1808 true", "RFC 3986 true", "the WHATWG URL Standard false", "UTS #46 true"}; !slices.Equal(linked, w) {
 		t.Errorf("firstMentions: %q, want %q", linked, w)
+	}
+}
+
+// TestReadmeProfileTable holds the README's "Which profile do I want"
+// table to the profiles: each example a row gives as "`?x` goes" or
+// "`?x` and `?y` stay" is a query that the row's profile drops from
+// http://h/p, or keeps. (The Crawler row said it drops session ids;
+// only those whose value has the shape of an id go.)
+func TestReadmeProfileTable(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := 0
+	for _, row := range regexp.MustCompile("(?m)^\\| (.+) \\| `(\\w+)` \\|$").FindAllStringSubmatch(string(b), -1) {
+		p, ok := LookupProfile(row[2])
+		if !ok {
+			continue
+		}
+		check := func(spans string, dropped bool) {
+			for _, q := range regexp.MustCompile("`(\\?[^`]*)`").FindAllStringSubmatch(spans, -1) {
+				examples++
+				key, err := Normalize("http://h/p"+q[1], p)
+				if err != nil || (key == "http://h/p") != dropped {
+					t.Errorf("README.md: %s %q %s; Normalize(%q, %s) = %q, %v", row[2], q[1], map[bool]string{true: "goes", false: "stays"}[dropped], "http://h/p"+q[1], row[2], key, err)
+				}
+			}
+		}
+		for _, m := range regexp.MustCompile("((?:`\\?[^`]*`(?:, | and )?)+) go(?:es)?\\b").FindAllStringSubmatch(row[1], -1) {
+			check(m[1], true)
+		}
+		for _, m := range regexp.MustCompile("((?:`\\?[^`]*`(?:, | and )?)+) stays?\\b").FindAllStringSubmatch(row[1], -1) {
+			check(m[1], false)
+		}
+	}
+	if !strings.Contains(string(b), "session ids whose value has the shape of an id") || examples < 3 {
+		t.Errorf("README.md's Crawler row: %d examples of what goes and what stays; it says which session ids Crawler drops, with examples", examples)
 	}
 }

@@ -88,7 +88,7 @@ func (c Component) String() string {
 // form of the input the package rewrote first (POWDER's decoding, an added
 // scheme) and has no place in the input as given.
 type Error struct {
-	Op        string    // the function that failed: "Normalize", "Parse", "Resolve", ...
+	Op        string    // the function that failed: "Normalize", "Parse", "Resolve", "Base.Normalize", ...
 	Arg       string    // which argument Input is, for functions of two (see below)
 	Input     string    // the input, password redacted
 	Component Component // where in the input the problem is

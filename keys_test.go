@@ -2,7 +2,6 @@ package canon
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 )
@@ -18,27 +17,17 @@ var everyProfile = append(append(append([]Profile(nil), allProfiles...), keyProf
 func TestKeyVectors(t *testing.T) { runVectors(t, "keys.json") }
 
 // TestKeyStepDocExamples checks the before -> after example in the doc
-// comment of every key step, and of ReadAsSURT, read from steps.go,
-// under WHATWG plus that step: the documentation cannot drift from the
-// code.
+// comment of every key step, and of ReadAsSURT, read from steps.go
+// (stepDocs), under WHATWG plus that step: the documentation cannot
+// drift from the code.
 func TestKeyStepDocExamples(t *testing.T) {
-	src, err := os.ReadFile("steps.go")
+	docs, _, _, _, err := stepDocs()
 	if err != nil {
 		t.Fatal(err)
 	}
 	examples := map[Step]string{}
-	var pending string
-	for _, line := range strings.Split(string(src), "\n") {
-		if ex, ok := strings.CutPrefix(line, "\t//\t"); ok && strings.Contains(ex, " -> ") {
-			pending = ex
-			continue
-		}
-		if f := strings.Fields(line); len(f) > 0 && pending != "" && !strings.HasPrefix(f[0], "//") {
-			if s, err := ParseStep(f[0]); err == nil {
-				examples[s] = pending
-			}
-			pending = ""
-		}
+	for _, sd := range docs {
+		examples[sd.step] = sd.example
 	}
 	steps := []Step{ReadAsSURT}
 	for s := firstKeyStep; s < keyStepsEnd; s++ {

@@ -889,11 +889,14 @@ func propRefs(pc *propertyCheck) {
 			pc.failf("%s.NewBase(%q): String %q, Profile %v", enc.Name(), base, b.String(), b.Profile())
 		}
 		got, gerr := b.Normalize(ref)
-		if got != key || errText(gerr) != errText(err) {
+		if got != key || !sameErrorAs(gerr, err, "Base.Normalize") {
 			pc.failf("%s.NewBase(%q).Normalize(%q) = %q, %v; NormalizeRef = %q, %v", enc.Name(), base, ref, got, gerr, key, err)
 		}
 		pc.appendSame(fmt.Sprintf("%s.NewBase(%q).AppendNormalized(%q)", enc.Name(), base, ref),
 			func(dst []byte) ([]byte, error) { return b.AppendNormalized(dst, ref) }, key, err)
+		if _, aerr := b.AppendNormalized(nil, ref); !sameErrorAs(aerr, err, "Base.AppendNormalized") {
+			pc.failf("%s.NewBase(%q).AppendNormalized(%q): %v; NormalizeRef: %v", enc.Name(), base, ref, aerr, err)
+		}
 	}
 	// A profile with ParseWHATWG keys the WHATWG href of the reference
 	// (NormalizeRef's documentation).

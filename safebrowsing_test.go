@@ -738,19 +738,13 @@ func TestSafeBrowsingIPv4Spellings(t *testing.T) {
 }
 
 // TestParseSafeBrowsingDocExample checks the example in the step's doc
-// comment, read from steps.go.
+// comment, read from steps.go (stepDocs).
 func TestParseSafeBrowsingDocExample(t *testing.T) {
-	src, err := os.ReadFile("steps.go")
+	docs, _, _, _, err := stepDocs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ex string
-	lines := strings.Split(string(src), "\n")
-	for i, l := range lines {
-		if l == "\tParseSafeBrowsing" && i > 0 {
-			ex, _ = strings.CutPrefix(lines[i-1], "\t//\t")
-		}
-	}
+	ex := docs[ParseSafeBrowsing].example
 	before, after, ok := strings.Cut(ex, " -> ")
 	if !ok {
 		t.Fatalf("ParseSafeBrowsing has no before -> after example (%q)", ex)

@@ -6,7 +6,8 @@
 //	canon [flags] [URL ...]
 //	canon -explain [-p profile] [-steps list] [-format jsonl] [URL ...]
 //	canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
-//	canon -rekey [-p profile] [-steps list] [-base URL] [-f FILE]
+//	canon -rekey [-p profile] [-steps list] [-base URL] [-index-format format] [-f FILE]
+//	canon -inputs [-index-format format] [-f FILE]
 //	canon -keyversion [-p profile] [-steps list] [-rules FILE]
 //	canon -learn [-p profile] [-rules FILE] [-learn-input format] [-learn-report FILE] [-f FILE]
 //	canon -list-profiles
@@ -29,7 +30,7 @@
 //		powder (W3C POWDER: every escape decoded, for matching),
 //		whatwg (as browsers read a URL), crawler (a crawl frontier's
 //		key: whatwg without fragment, tracking parameters and session
-//		ids, the query sorted), archive (the Internet Archive's
+//		ids whose value has an id's shape, the query sorted), archive (the Internet Archive's
 //		canonicalization for CDX keys, for -format surt), aggressive
 //		(urlcanon's: archive's steps, https as http, empty parameters
 //		dropped) or safebrowsing (Google Safe Browsing's
@@ -40,7 +41,8 @@
 //		of +Step or -Step, e.g. +RemoveFragment ("+nofragment" for
 //		short). The step names are in -list-profiles; what each step
 //		does, with an example and the profiles that run it, is in
-//		docs/steps.md in the repository (go doc canon.Step).
+//		docs/steps.md in the repository (go doc canon.RemoveFragment
+//		prints one step's).
 //	-rules FILE
 //		Apply the canon.Rules in the JSON file FILE to the profile
 //		(Profile.WithRules): parameter names to drop (TrackingParams,
@@ -82,8 +84,8 @@
 //		With -format tsv or expressions: write "#canon " and the key version of the
 //		profile (with -steps and -rules) as the first line, and write a
 //		TAB, CR, LF or "\" of an input as \t, \r, \n or \\, so that the
-//		input field is the input byte for byte. Write an index that
-//		-rekey will migrate so; see Rekey.
+//		input field is the input byte for byte (-inputs prints it back).
+//		Write an index that -rekey will migrate so; see Rekey.
 //	-u
 //		Print each key once, in order of first occurrence. Memory grows
 //		with the number of distinct keys.
@@ -119,10 +121,19 @@
 //		For each URL, print which steps of the profile change it, and
 //		how; see Explain.
 //	-rekey
-//		Read the "input TAB key" lines that -format tsv wrote, with an
-//		earlier version of canon, and write "input TAB oldkey TAB newkey"
-//		for each line whose key the profile now makes differently; see
-//		Rekey.
+//		Read an index of keys made with an earlier version of canon:
+//		the "input TAB key" lines that -format tsv wrote, or a CDX or
+//		CDXJ index; write "input TAB oldkey TAB newkey" for each tsv
+//		line whose key the profile now makes differently, or each such
+//		CDX or CDXJ record with its new key; see Rekey.
+//	-inputs
+//		Read an index as -rekey reads it and print the input of each
+//		record, one a line: a tsv index's input field (unescaped after
+//		its "#canon" header: the input byte for byte), a CDX record's
+//		original URL (a), a CDXJ record's "url"; see Inputs.
+//	-index-format format
+//		With -rekey or -inputs: the index's format, tsv, cdx or cdxj
+//		(default: told by its first line; see Rekey).
 //	-keyversion
 //		Print the key version (canon.Profile.KeyVersion) of the profile
 //		that -p, -steps and -rules make, and exit: the label to store
@@ -328,55 +339,117 @@
 // line of the index, "#canon crawler/6 unicode-15.0.0". Keys made under
 // one key version are the keys canon makes under it; when the key version
 // changes (a new release of canon, a Go toolchain with other Unicode
-// tables), some keys may change, and -rekey finds them. It reads lines as
-// -format tsv wrote them, input TAB key, and writes
+// tables), some keys may change, and -rekey finds them. It reads an
+// index of keys, and writes the records whose key is not the one the
+// profile (with -steps, and -base as the earlier run had it) makes now,
+// in input order, and nothing for the others: the changes the index
+// needs. It reads three formats.
+//
+// tsv, lines input TAB key as -format tsv writes them; for each line
+// whose key changed it writes
 //
 //	input TAB oldkey TAB newkey
 //
-// for each line whose key is not the one the profile (with -steps, and
-// -base as the earlier run had it) makes now, in input order, and nothing
-// for the others: the changes an index of keys needs, e.g.
+// e.g.
 //
 //	canon -p crawler -format tsv -header < links.txt > index.tsv  # then
 //	canon -p crawler -rekey < index.tsv > changed.tsv             # later
 //
 // With -format surt the keys are SURTs, as -format surt writes them: the
-// lines are input TAB SURT, such as the original URL and the key of each
-// record of a CDX index made with canon -p archive -format surt (CDX's
-// third field and its first), and newkey is the SURT of the key the
-// profile makes now:
+// lines are input TAB SURT, and newkey is the SURT of the key the
+// profile makes now. An index that starts with the header line is read
+// with its input fields escaped; its key version is compared with the
+// one the profile makes now, and standard error says when they are the
+// same (no key should change) or of two profiles (an archive index
+// rekeyed with -p crawler, a forgotten -p). The output then starts with
+// the header of the key version of its new keys, and its lines echo the
+// input field as the index holds it. An index without the header is read
+// as -format tsv writes without -header: its input fields as they are.
 //
-//	awk '{print $3 "\t" $1}' index.cdx | canon -p archive -rekey -format surt > changed.tsv
+// CDX, an archive's index of captures: records of fields separated by
+// spaces, after a header line that names each field by a letter
+// (" CDX N b a m s k r M S V g") or without one (9 or 11 fields, the key
+// first and the original URL third). The key is the N field (the
+// massaged URL), the input the a field (the original URL), wherever the
+// header puts them. CDXJ: records "key timestamp {json}", the input the
+// JSON's "url" string. The keys of both are SURTs, as -format surt
+// writes them (-p archive makes the Internet Archive's); -format tsv
+// does not apply. A record whose key changed is written as it is, with
+// the new key in place of the old, and its line end (a CR before the LF
+// stays), after the index's CDX header when it has one: records in the
+// index's own format, which take the place of
+// the old ones in the index, which is then sorted again (LC_ALL=C sort),
+// as CDX and CDXJ indexes are sorted by their key. docs/upgrading.md in
+// the repository shows how, on a real CDX index:
 //
-// An index that starts with the header line (which has no TAB: a first
-// line with one is an index line, whatever its input starts with) is
-// read with its input fields escaped; its key version is compared with the one the profile
-// makes now, and standard error says when they are the same (no key
-// should change) or of two profiles (an archive index rekeyed with -p
-// crawler, a forgotten -p). The output then starts with the header of
-// the key version of its new keys, and its lines echo the input field
-// as the index holds it. An index without the header is read as -format tsv writes
-// without -header: its input fields as they are. A line may be as long
-// as an input of canon.MaxLength escaped, a TAB and its key; so may the
-// header line, from a file or a pipe, and a longer one is a reading
-// error (exit status 2).
+//	canon -p archive -rekey < index.cdx > changed.cdx
 //
-// An empty oldkey is an input that had no key then (it failed, or was
-// blank) and has one now. An empty newkey is an input that had a key and
-// has none now: it fails now, and the failure is reported on standard
-// error as in the other modes, or it is blank (an index -format tsv did
-// not write), reported as "line N: blank input with a key"; either
-// counts as a failing line. An input without a key then and now (it
-// failed or was blank) and a blank line give nothing. A line without
-// exactly one TAB (not what -format tsv writes; -u -c adds a count
-// column) is reported as "line N: not an "input TAB key" line" and gives
-// nothing. A CR before the LF is dropped, as in the other modes. Without
-// the header, the input field is read as it is written: a TAB or CR that
-// was inside the original input is a space there (see Formats), and its
-// new key is that of the field; with it, a "\" that starts none of the
-// four escapes fails the line. -rekey cannot be combined with -u, -equal, -explain,
-// -skip-invalid, -format jsonl, or URL arguments. The exit
-// status is 0 when no line failed, 1 otherwise.
+// "-" as a key is a record that had none (an index written without
+// keys): -rekey writes it with its key. A record without a URL (an a
+// field "-", a JSON without a "url" string) has nothing to key: it is
+// reported as "line N: CDX record without a URL" and counted as a
+// failing line, and not written. A record whose URL has no key now is
+// reported and counted too, and written with the key "-" (CDX's absent
+// field) when it had another. A line that is no record of the index
+// (not as many fields as its header names, not "key timestamp {json}",
+// JSON that is not valid or has two "url" members) is reported and
+// counted, and not written.
+//
+// The first line that is not blank says the format, from a file or a pipe
+// alike, unless -index-format names it. A line with a TAB is a tsv line
+// (every line -format tsv writes has one; no CDX or CDXJ line has one),
+// even one whose input starts with "#canon " or " CDX"; "key digits
+// {...}" is a CDXJ record, and 9 or 11 fields whose second is 14 digits
+// (a timestamp) a CDX record, even one whose key is "#canon" or "CDX".
+// Then a line that starts with "#canon " is the header of a tsv index,
+// and one whose first field is "CDX" the header of a CDX index. Any
+// other first line is a usage error (exit status 2). (JSON encoders
+// write no TAB in a CDXJ record; one whose JSON has one is read as a tsv
+// line unless -index-format cdxj says otherwise.) A line may be as
+// long as an input of canon.MaxLength escaped, a TAB and its key; so may
+// the header line, from a file or a pipe, and a longer one is a reading
+// error (exit status 2), as is a first line that long when it is to say
+// the format.
+//
+// In a tsv index, an empty oldkey is an input that had no key then (it
+// failed, or was blank) and has one now. An empty newkey is an input that
+// had a key and has none now: it fails now, and the failure is reported
+// on standard error as in the other modes, or it is blank (an index
+// -format tsv did not write), reported as "line N: blank input with a
+// key"; either counts as a failing line. An input without a key then and
+// now (it failed or was blank) and a blank line give nothing. A line
+// without exactly one TAB (not what -format tsv writes; -u -c adds a
+// count column) is reported as "line N: not an "input TAB key" line" and
+// gives nothing. A CR before the LF is dropped, as in the other modes.
+// Without the header, the input field is read as it is written: a TAB or
+// CR that was inside the original input is a space there (see Formats),
+// and its new key is that of the field; with it, a "\" that starts none
+// of the four escapes fails the line. -rekey cannot be combined with -u,
+// -equal, -explain, -skip-invalid, -format jsonl, or URL arguments. The
+// exit status is 0 when no line failed, 1 otherwise.
+//
+// # Inputs
+//
+// -inputs prints the inputs an index keeps, one a line, in its order:
+// what to give canon again, to check the index or to key its inputs
+// another way. It reads the index as -rekey does (its first line, or
+// -index-format, says the format), and prints a tsv index's input
+// fields, unescaped after its "#canon" header, so that each is the input
+// byte for byte (without the header, as they are: a TAB or CR of the
+// input is a space there); a CDX record's original URL (a); a CDXJ
+// record's "url". A header gives nothing; a blank input of a tsv index
+// is printed as it is, so that the inputs of an index -format tsv wrote
+// are the lines it was given (CRs before LFs aside):
+//
+//	canon -inputs < index.tsv | canon -p crawler -u -c   # each key, counted
+//
+// An input that ends in a CR is printed with a second CR, since canon
+// reads a last CR before the LF as part of the line's end. An input with
+// an LF (\n in an escaped field, in a CDXJ "url") cannot be a line: it
+// is reported and counted
+// as a failing line, as are a record without a URL and a line that is no
+// record of the index. -inputs takes no flag but -f, -index-format, -j,
+// -q and -progress: no profile or format has a part in what it prints.
 //
 // # Blank lines
 //
@@ -419,4 +492,6 @@
 //	canon -p whatwg -steps +SortQuery < links.txt     # a profile and a step
 //	canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
 //	canon -p crawler -rekey < index.tsv > changed.tsv  # keys this version changes
+//	canon -p archive -rekey < index.cdx > changed.cdx  # CDX records whose key changes
+//	canon -inputs < index.tsv > links.txt              # the inputs of an index, back
 package main

@@ -40,8 +40,11 @@ type config struct {
 	schemes      map[string]bool // -schemes: the schemes whose keys are written; nil for all
 	header       bool            // -header: -format tsv starts with the "#canon" line and escapes its fields
 	hashBytes    int             // -hash: -format expressions adds the first N bytes of each expression's SHA-256, in hex
-	escapedTSV   bool            // -rekey: the input starts with the "#canon" header, its fields escaped
-	rekeySURT    bool            // -rekey -format surt: the keys of the input and the output are SURTs
+	rekeySURT    bool            // -rekey -format surt, or a CDX or CDXJ index: the keys of the input and the output are SURTs
+	inputs       bool            // -inputs: print the inputs of an index
+	indexFormat  string          // -index-format: the format of the index -rekey and -inputs read ("": told by its first line)
+	index        indexLayout     // -rekey, -inputs: the index's format and layout, as its first line says (readIndexStart)
+	formatFlag   string          // -format as given (-rekey makes cfg.format "tsv")
 	encoding     canon.Encoding  // -encoding: the encoding of the page the URLs were read from
 	page         *canon.Base     // -base, read once (with -encoding)
 	learn        bool            // -learn: read captures, write the rules they show (learn.go)
@@ -58,6 +61,14 @@ func (cfg *config) schemeAllowed(key string) bool {
 	}
 	k := strings.IndexByte(key, ':')
 	return k > 0 && cfg.schemes[strings.ToLower(key[:k])]
+}
+
+// mode names the mode that reads an index, for messages.
+func (cfg *config) mode() string {
+	if cfg.inputs {
+		return "-inputs"
+	}
+	return "-rekey"
 }
 
 // withInput reports whether the output format writes the input beside
@@ -122,7 +133,8 @@ var errHelp = errors.New("help")
 const usageText = `usage: canon [flags] [URL ...]
        canon -explain [-p profile] [-steps list] [-format jsonl] [URL ...]
        canon -equal [-p profile] [-steps list] [-base URL] URL1 URL2
-       canon -rekey [-p profile] [-steps list] [-base URL] < old.tsv
+       canon -rekey [-p profile] [-steps list] [-base URL] [-index-format format] < old.tsv
+       canon -inputs [-index-format format] < index.tsv
        canon -keyversion [-p profile] [-steps list] [-rules FILE]
        canon -learn [-p profile] [-rules FILE] [-learn-input format] [-learn-report FILE] [-f FILE]
        canon -list-profiles
@@ -148,6 +160,7 @@ Examples:
   canon -p safebrowsing -format expressions < links.txt  # what Safe Browsing looks up
   canon -equal 'http://h/%7Ea' 'HTTP://H:80/~a'      # exit 0: same key
   canon -rekey -p crawler < index.tsv > changed.tsv  # keys this version changes
+  canon -rekey -p archive < index.cdx > changed.cdx  # CDX records whose key changes
   canon -p crawler -schemes http,https -rules site.json -skip-invalid < links.txt  # crawl keys
 
 Profiles (-p; -list-profiles shows their steps and key versions):
@@ -224,20 +237,35 @@ error (not with -q), a password in it written as xxxxx, and an output line
 with an empty key, so that output stays aligned with input (-skip-invalid
 drops it); "canon: F of N lines failed" ends standard error.
 
-Rekey (-rekey): reads the "input TAB key" lines that -format tsv wrote
-(an earlier version's keys) and writes "input TAB oldkey TAB newkey" for
-each line whose key the profile now makes differently, nothing for the
-others: the lines an index of keys must change. An empty oldkey: the
-input had no key then; an empty newkey: it fails now (reported on
-standard error, exit 1). A line that failed then and fails now gives
-nothing. A line without exactly one TAB is reported and skipped (exit
-1). With -format surt the lines are "input TAB SURT" (a CDX index's
-original URL and key: awk '{print $3 "\t" $1}' index.cdx) and newkey is
-the new SURT. Keys made under the KeyVersion -keyversion prints need no
-rekey.
-Write the index with -format tsv -header: its first line names the key
-version, and its input fields are escaped, so -rekey reads each input
-byte for byte (a file without the header is read as it is written).
+Rekey (-rekey): reads an index of keys made by an earlier version and
+writes the records whose key the profile now makes differently, nothing
+for the others: the changes the index needs. Three formats, told by the
+first line that is not blank (or named by -index-format tsv|cdx|cdxj):
+  tsv    "input TAB key" lines as -format tsv wrote them; writes
+         "input TAB oldkey TAB newkey" (an empty oldkey: the input had no
+         key then; an empty newkey: it fails now, reported, exit 1). With
+         -format surt the keys are SURTs. Write the index with -format
+         tsv -header: its first line names the key version, and its
+         input fields are escaped, so -rekey reads each input byte for
+         byte (a file without the header is read as it is written).
+  cdx    a CDX index, after its " CDX N b a ..." header or not (9 or 11
+         fields, key first, URL third): the key is N, the input a
+  cdxj   "key timestamp {json}" records, the input the JSON's "url"
+         CDX and CDXJ keys are SURTs (-p archive: the Internet Archive's);
+         a record whose key changed is written with its new key, in the
+         index's format (its header first): put them in place of the old
+         records and sort the index again (LC_ALL=C sort). A record
+         without a URL is reported (exit 1) and not written.
+A first line with a TAB is a tsv line (even "#canon ..." or " CDX ...");
+"key digits {...}" a CDXJ record; 9 or 11 fields, the second 14 digits,
+a CDX record; then "#canon " starts a tsv header, "CDX" a CDX header;
+any other first line is a usage error. A line that is no record of the
+index is reported and skipped (exit 1).
+
+Inputs (-inputs): reads an index as -rekey does and prints the input of
+each record, a line each: the input field (unescaped after a "#canon"
+header: the input byte for byte), a CDX record's URL, a CDXJ "url":
+  canon -inputs < index.tsv | canon -p crawler -u -c
 
 Exit status: 0 every line normalized or blank (-equal: the same key), 1
 some line failed (-equal: different keys), 2 usage error (a bad -base too)
@@ -272,7 +300,9 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.BoolVar(&cfg.explain, "explain", false, "for each URL, print it and each step that changes it, as \"  Step: before -> after\" lines,\nthen an empty line (-format jsonl: a \"changes\" array in each record; see above)")
 	fs.IntVar(&cfg.hashBytes, "hash", 0, "with -format expressions: add a column with the first `N` bytes (4 to 32) of each expression's\nSHA-256 in hex: 4 is the hash prefix the Safe Browsing v4 and v5 APIs look up, 32 the full hash")
 	fs.BoolVar(&cfg.header, "header", false, "with -format tsv or expressions: write \"#canon KEYVERSION\" as the first line (the key version the keys are\nmade under, which -rekey reads) and write a TAB, CR, LF or \"\\\" of an input as \\t \\r \\n \\\\ (see Rekey)")
-	fs.BoolVar(&cfg.rekey, "rekey", false, "read \"input TAB key\" lines (an earlier -format tsv) and write \"input TAB oldkey TAB newkey\"\nfor each line whose key the profile now makes differently (see above)")
+	fs.BoolVar(&cfg.rekey, "rekey", false, "read an index of keys (an earlier -format tsv's \"input TAB key\" lines, a CDX or CDXJ index) and write\n\"input TAB oldkey TAB newkey\" for each tsv line whose key the profile now makes differently,\nor each such CDX or CDXJ record with its new key (see above)")
+	fs.BoolVar(&cfg.inputs, "inputs", false, "read an index as -rekey reads it (-format tsv's, CDX or CDXJ) and print the input of each record, a line each:\nthe input field (unescaped after a \"#canon\" header), a CDX record's URL (a), a CDXJ record's \"url\" (see above)")
+	fs.StringVar(&cfg.indexFormat, "index-format", "", "with -rekey or -inputs: the index's `format`, "+indexFormats+" (default: told by its first line; see Rekey)")
 	fs.StringVar(&cfg.rulesFile, "rules", "", "apply the canon.Rules in the JSON `FILE` to the profile (WithRules): parameter names to drop\nor keep, per host too; they act through RemoveTrackingParams and RemoveSessionIDs (see above)")
 	fs.Func("schemes", "write keys only for URLs whose key has one of the schemes in the comma-separated `list`\n(e.g. http,https); a line with another scheme is skipped: no key, not a failure (see above)", func(v string) error {
 		set, err := parseSchemes(v)
@@ -331,7 +361,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 		}
 		rest = left
 	}
+	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
+		set[f.Name] = true
 		switch f.Name {
 		case "progress":
 			cfg.progressSet = true
@@ -407,6 +439,35 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 		case cfg.format != "text" && cfg.format != "jsonl":
 			return nil, exitUsage, fmt.Errorf("-explain cannot be used with -format %s: it writes text blocks, or jsonl records with \"changes\"", cfg.format)
 		}
+	}
+	cfg.formatFlag = cfg.format
+	switch cfg.indexFormat {
+	case "", indexTSV, indexCDX, indexCDXJ:
+	default:
+		return nil, exitUsage, fmt.Errorf("-index-format %q: want %s", cfg.indexFormat, indexFormats)
+	}
+	if cfg.indexFormat != "" && !cfg.rekey && !cfg.inputs {
+		return nil, exitUsage, errors.New("-index-format needs -rekey or -inputs")
+	}
+	if cfg.inputs {
+		// -inputs reads an index and writes its inputs: no profile, key
+		// or output format has a part in it.
+		var others []string
+		for _, name := range []string{"rekey", "equal", "explain", "u", "c", "skip-invalid", "format", "header", "hash", "schemes",
+			"base", "encoding", "p", "profile", "steps", "rules", "learn", "keyversion", "list-profiles"} {
+			if set[name] {
+				others = append(others, "-"+name)
+			}
+		}
+		switch {
+		case len(others) > 0:
+			return nil, exitUsage, fmt.Errorf("-inputs cannot be used with %s: it prints the inputs of an index, which no profile or format changes", strings.Join(others, ", "))
+		case len(cfg.urls) > 0:
+			return nil, exitUsage, errors.New("-inputs reads an index from standard input or -f, not URL arguments")
+		}
+	}
+	if cfg.rekey && cfg.indexFormat != "" && cfg.indexFormat != indexTSV && cfg.format == "tsv" {
+		return nil, exitUsage, fmt.Errorf("-rekey: a %s index is keyed by SURTs: -format tsv does not apply (-format surt, or none)", strings.ToUpper(cfg.indexFormat))
 	}
 	if cfg.rekey {
 		// -rekey writes its own three columns for a changed line, and

@@ -82,9 +82,9 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 			defer catchFault(stderr)
 		}
 	}
-	if cfg.rekey {
+	if cfg.rekey || cfg.inputs {
 		var code int
-		if in, code = readIndexHeader(cfg, in, w); code != exitOK {
+		if in, code = readIndexStart(cfg, in, w); code != exitOK {
 			return code
 		}
 	} else if cfg.header {
@@ -115,81 +115,6 @@ func writeIndexHeader(out *bufio.Writer, p canon.Profile) {
 	out.WriteString(indexHeader)
 	out.WriteString(p.KeyVersion())
 	out.WriteByte('\n')
-}
-
-// readIndexHeader reads the header line of a -rekey input, if it has one
-// (see indexHeader): it then reads the fields as escaped, compares the
-// index's key version with the one the keys are made under now (and says
-// on standard error when they are the same, or of two profiles: a
-// forgotten -p lists every key of another profile as changed), counts the
-// line, and writes the header of the key version of the output's keys.
-// It returns the input to read the lines from.
-//
-// The header line is "#canon " and a key version, without a TAB: a
-// first line with a TAB is an index line, even one whose input starts
-// with "#canon " (every line -format tsv writes has a TAB). It is read
-// whole, from a file or a pipe alike, up to the length of any line
-// (maxLineBytes); a longer one is a reading error: the lines after it
-// could not be read as the header says.
-func readIndexHeader(cfg *config, in io.Reader, w *output) (io.Reader, int) {
-	maxLine := maxLineBytes(cfg)
-	var first, read []byte // read: the bytes taken from a pipe
-	if m := w.mapped; m != nil {
-		first, _ = nextLine(m.data[m.start:])
-	} else {
-		br := bufio.NewReaderSize(in, 64<<10)
-		in = br
-		if p, _ := br.Peek(len(indexHeader)); string(p) != indexHeader {
-			return in, exitOK
-		}
-		// ReadSlice returns a line longer than the buffer in pieces.
-		var line []byte
-		for len(line) <= maxLine+1 {
-			piece, err := br.ReadSlice('\n')
-			line = append(line, piece...)
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err != nil && err != io.EOF {
-				fmt.Fprintln(w.stderr, "canon: reading input: the header line:", err)
-				return in, exitProblem
-			}
-			break
-		}
-		first, _ = nextLine(line)
-		read = line
-	}
-	if !bytes.HasPrefix(first, []byte(indexHeader)) || bytes.IndexByte(first, '\t') >= 0 {
-		if read != nil {
-			in = io.MultiReader(bytes.NewReader(read), in) // an index line: read again
-		}
-		return in, exitOK
-	}
-	if len(first) > maxLine {
-		fmt.Fprintf(w.stderr, "canon: reading input: the header line (%s) is longer than %d bytes\n", quoteCut(first), maxLine)
-		return in, exitProblem
-	}
-	if m := w.mapped; m != nil {
-		if k := bytes.IndexByte(m.data[m.start:], '\n'); k >= 0 {
-			m.start += k + 1
-		} else {
-			m.start = len(m.data) // the header alone, without a line end
-		}
-	}
-	old := strings.TrimSpace(string(first[len(indexHeader):]))
-	now := cfg.profile.KeyVersion()
-	switch {
-	case old == now:
-		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %q, the key version this build makes: no key should change\n", old)
-	case keyVersionProfile(old) != keyVersionProfile(now):
-		// Rekeying to another profile is a use of -rekey too, but a
-		// forgotten -p is the likelier one: said, not refused.
-		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %s, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", quoteCut([]byte(old)), now)
-	}
-	cfg.escapedTSV = true
-	w.lines++ // (the header is line 1 of the input)
-	writeIndexHeader(w.out, cfg.profile)
-	return in, exitOK
 }
 
 // quoteCut quotes b as %q does, and only its first 256 bytes (cut
@@ -314,7 +239,7 @@ func readInput(cfg *config, in io.Reader, m *mappedInput, send func(*batch)) err
 // its key and a "\r". A key is at most three bytes for each byte of the
 // input and 16 more (a byte written as a triplet; "http://", a "/").
 func maxLineBytes(cfg *config) int {
-	if cfg.rekey {
+	if cfg.rekey || cfg.inputs {
 		return 2*canon.MaxLength + 1 + maxKeyBytes + 1
 	}
 	return canon.MaxLength + 1
@@ -585,7 +510,7 @@ func sendAndCarry(b *batch, rest []byte, next func() *batch, send func(*batch)) 
 // for -u). The input strings share b.data's bytes: they must not outlive
 // the batch.
 func normalizeBatch(cfg *config, b *batch) {
-	if cfg.rekey {
+	if cfg.rekey || cfg.inputs {
 		rekeyBatch(cfg, b)
 		return
 	}

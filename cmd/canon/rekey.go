@@ -9,11 +9,19 @@ import (
 	"github.com/seed15588f71/canon"
 )
 
-// rekeyBatch implements -rekey on the lines of b: each is "input TAB
-// oldkey", as -format tsv writes it (with -format surt, "input TAB
-// oldSURT", the SURT of the key); for each whose key the profile now
-// makes differently it writes "input TAB oldkey TAB newkey". See doc.go
-// ("Rekey") for what becomes of failures, blank inputs and bad lines.
+// rekeyBatch implements -rekey and -inputs on the lines of b, records
+// of the index in the format readIndexStart found (cfg.index):
+//
+//   - tsv: "input TAB oldkey", as -format tsv writes it (with -format
+//     surt, "input TAB oldSURT"); for each whose key the profile now makes
+//     differently it writes "input TAB oldkey TAB newkey";
+//   - cdx, cdxj: a record whose original URL (a; "url") the profile now
+//     keys differently is written as it is, with the new key (a SURT) in
+//     place of the old one.
+//
+// With -inputs it writes each record's input instead. See doc.go
+// ("Rekey", "Inputs") for what becomes of failures, blank inputs and
+// bad lines.
 func rekeyBatch(cfg *config, b *batch) {
 	if b.long {
 		b.nlines = 1
@@ -24,27 +32,73 @@ func rekeyBatch(cfg *config, b *batch) {
 	data := b.data
 	for i := 0; len(data) > 0; i++ {
 		var line []byte
+		raw := data
 		line, data = nextLine(data)
+		crlf := len(line) < len(raw) && raw[len(line)] == '\r' // (a CDX or CDXJ record keeps its line end)
 		b.nlines++
-		if isBlank(line) {
-			continue // no input, no key: what -format tsv never writes, and nothing to change
+		if isBlank(line) && (!cfg.inputs || cfg.index.format != indexTSV || bytes.IndexByte(line, '\t') < 0) {
+			continue // no input, no key: nothing to change (-inputs: but the blank input of a tsv line)
 		}
-		tab := bytes.IndexByte(line, '\t')
-		if tab < 0 || bytes.IndexByte(line[tab+1:], '\t') >= 0 {
-			b.rekeyFail(i, errNotTSV)
-			continue
-		}
-		input := line[:tab]
-		if cfg.escapedTSV && bytes.IndexByte(input, '\\') >= 0 {
-			var ok bool
-			if field, ok = unescapeTSVField(field[:0], input); !ok {
-				b.rekeyFail(i, errBadEscape)
+		// The record's input, and its old key at line[keyAt:keyEnd].
+		var input []byte
+		var keyAt, keyEnd int
+		switch cfg.index.format {
+		case indexTSV:
+			tab := bytes.IndexByte(line, '\t')
+			if tab < 0 || bytes.IndexByte(line[tab+1:], '\t') >= 0 {
+				b.rekeyFail(i, errNotTSV)
 				continue
 			}
-			input = field
+			input, keyAt, keyEnd = line[:tab], tab+1, len(line)
+			if cfg.index.escaped && bytes.IndexByte(input, '\\') >= 0 {
+				var ok bool
+				if field, ok = unescapeTSVField(field[:0], input); !ok {
+					b.rekeyFail(i, errBadEscape)
+					continue
+				}
+				input = field
+			}
+		case indexCDX:
+			var urlAt, urlEnd int
+			var why string
+			if keyAt, keyEnd, urlAt, urlEnd, why = cfg.index.cdxRecord(line); why != "" {
+				b.rekeyFail(i, recordError(why))
+				continue
+			}
+			if input = line[urlAt:urlEnd]; len(input) == 0 || string(input) == noKey {
+				b.rekeyFail(i, errNoURL)
+				continue
+			}
+		case indexCDXJ:
+			var hasURL bool
+			var why string
+			if keyEnd, field, hasURL, why = cdxjRecord(field[:0], line); why != "" {
+				b.rekeyFail(i, recordError(why))
+				continue
+			}
+			if input = field; !hasURL || len(input) == 0 {
+				b.rekeyFail(i, errNoURLJSON)
+				continue
+			}
+		}
+		if cfg.inputs {
+			if bytes.IndexByte(input, '\n') >= 0 {
+				b.rekeyFail(i, errInputLF)
+				continue
+			}
+			b.out = append(b.out, input...)
+			if len(input) > 0 && input[len(input)-1] == '\r' {
+				b.out = append(b.out, '\r') // (a line's last CR is read as part of its end)
+			}
+			b.out = append(b.out, '\n')
+			continue
 		}
 		in := unsafe.String(unsafe.SliceData(input), len(input))
-		old := unsafe.String(unsafe.SliceData(line[tab+1:]), len(line)-tab-1)
+		old := unsafe.String(unsafe.SliceData(line[keyAt:keyEnd]), keyEnd-keyAt)
+		none := "" // the key of a record that has none
+		if cfg.index.format != indexTSV {
+			none = noKey
+		}
 		var key string
 		var fail *lineError
 		switch {
@@ -76,18 +130,28 @@ func rekeyBatch(cfg *config, b *batch) {
 			}
 		}
 		if fail != nil {
-			if old == "" {
-				continue // no key then, none now: nothing changed
+			if old == none && cfg.index.format == indexTSV {
+				continue // no key then, none now: nothing changed (a tsv index said so when it was written)
 			}
-			b.rekeyFail(i, *fail) // the key is gone: reported, counted, and written with an empty new key
+			b.rekeyFail(i, *fail) // the key is gone: reported, counted, and written as none
+			key = none
 		}
 		if key == old {
 			continue
 		}
 		b.out = slices.Grow(b.out, len(line)+len(key)+2) // (one allocation for a line of 16 MiB)
-		b.out = append(b.out, line...)
-		b.out = append(b.out, '\t')
-		b.out = append(b.out, key...)
+		if cfg.index.format == indexTSV {
+			b.out = append(b.out, line...)
+			b.out = append(b.out, '\t')
+			b.out = append(b.out, key...)
+		} else {
+			b.out = append(b.out, line[:keyAt]...)
+			b.out = append(b.out, key...)
+			b.out = append(b.out, line[keyEnd:]...)
+			if crlf {
+				b.out = append(b.out, '\r')
+			}
+		}
 		b.out = append(b.out, '\n')
 	}
 }
@@ -115,6 +179,37 @@ var errBlankWithKey = lineError{
 	msg:    "blank input with a key (a blank line is not a URL: it has no key now)",
 	kind:   "error",
 	offset: -1,
+}
+
+// errNoURL is the error of a CDX record whose original URL (a) is "-"
+// or empty: it has no input to key. It is written as it is, never with a
+// key made of nothing.
+var errNoURL = lineError{
+	msg:    `CDX record without a URL (its "a" field is "-")`,
+	kind:   "error",
+	offset: -1,
+}
+
+// errNoURLJSON is errNoURL for a CDXJ record: its JSON has no "url"
+// string, or an empty one.
+var errNoURLJSON = lineError{
+	msg:    `CDXJ record without a URL (its JSON has no "url" string)`,
+	kind:   "error",
+	offset: -1,
+}
+
+// errInputLF is the error of -inputs for an input that holds an LF (\n
+// in an escaped field or in a CDXJ "url"; canon itself reads none, as it
+// reads lines): it cannot be written as one line.
+var errInputLF = lineError{
+	msg:    "input with a line feed: it cannot be written as a line",
+	kind:   "error",
+	offset: -1,
+}
+
+// recordError is the error of a line that is no record of the index.
+func recordError(why string) lineError {
+	return lineError{msg: why, kind: "error", offset: -1}
 }
 
 // errBadEscape is the error of a -rekey line whose input field, in a file

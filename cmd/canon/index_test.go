@@ -1,0 +1,391 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seed15588f71/canon"
+)
+
+// fromPipeAndFile runs canon with in on a pipe, then with in in a file
+// given as standard input (mapped) and with -f: the three must give the
+// same output, standard error and exit status, which it returns.
+func fromPipeAndFile(t *testing.T, in string, args ...string) (string, string, int) {
+	t.Helper()
+	out, errOut, code := canonCmd(t, in, args...)
+	file := filepath.Join(t.TempDir(), "index")
+	if err := os.WriteFile(file, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fOut, fErr, fCode := runCanon(t, f, args...)
+	dOut, dErr, dCode := canonCmd(t, "", append(args, "-f", file)...)
+	if fOut != out || fErr != errOut || fCode != code || dOut != out || dErr != errOut || dCode != code {
+		t.Errorf("canon %q on %.200q: from a pipe %.300q, %.300q, exit %d; from a file %.300q, %.300q, exit %d; with -f %.300q, %.300q, exit %d",
+			args, in, out, errOut, code, fOut, fErr, fCode, dOut, dErr, dCode)
+	}
+	return out, errOut, code
+}
+
+// archiveSURT is the key -rekey makes of a CDX record's URL under Archive:
+// the SURT of its key, or "-" when it has none.
+func archiveSURT(u string) (string, error) {
+	key, err := canon.Normalize(u, canon.Archive)
+	if err != nil {
+		return noKey, err
+	}
+	return canon.SURT(key)
+}
+
+// cdxFixtures are the real CDX indexes of learn/testdata (a 2008 crawl,
+// written without keys, and one with keys), read by -rekey here.
+var cdxFixtures = []string{
+	"../../learn/testdata/real/aut-example-arc.cdx",
+	"../../learn/testdata/real/aut-example-warc.cdx",
+	"../../learn/testdata/read/sample.cdx",
+}
+
+// TestRekeyCDX rekeys the real CDX fixtures under Archive, from a pipe
+// and from a file, with one worker and three: the output is the header,
+// then each record whose key is not the SURT of Archive's key of its URL
+// (the a field, which the header places), in input order, with that SURT
+// in place of its key; and the same as a CDXJ index made of the same
+// records. -rekey's keys are those -format surt writes for the URLs.
+func TestRekeyCDX(t *testing.T) {
+	for _, name := range cdxFixtures {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		codes := strings.Fields(lines[0])[1:]
+		keyAt, urlAt := -1, -1
+		for i, c := range codes {
+			switch c {
+			case "N":
+				keyAt = i
+			case "a":
+				urlAt = i
+			}
+		}
+		if keyAt != 0 || urlAt < 0 {
+			t.Fatalf("%s: header %q", name, lines[0])
+		}
+		var want, cdxj, wantJ, urls strings.Builder
+		want.WriteString(lines[0] + "\n")
+		changed := 0
+		for _, l := range lines[1:] {
+			f := strings.Split(l, " ")
+			if len(f) != len(codes) {
+				t.Fatalf("%s: %q has %d fields", name, l, len(f))
+			}
+			key, err := archiveSURT(f[urlAt])
+			if err != nil {
+				t.Fatalf("%s: %q: %v", name, f[urlAt], err)
+			}
+			urls.WriteString(f[urlAt] + "\n")
+			js, _ := json.Marshal(map[string]string{"url": f[urlAt], "mime": f[3], "digest": f[5]})
+			rec := f[0] + " " + f[1] + " " + string(js)
+			cdxj.WriteString(rec + "\n")
+			if key != f[0] {
+				f[0] = key
+				want.WriteString(strings.Join(f, " ") + "\n")
+				wantJ.WriteString(key + " " + f[1] + " " + string(js) + "\n")
+				changed++
+			}
+		}
+		for _, j := range []string{"1", "3"} {
+			out, errOut, code := fromPipeAndFile(t, string(b), "-p", "archive", "-rekey", "-j", j)
+			if out != want.String() || errOut != "" || code != 0 {
+				t.Errorf("%s: canon -p archive -rekey -j %s: stderr %q, exit %d\n%s", name, j, errOut, code, firstDiff(out, want.String()))
+			}
+			out, errOut, code = fromPipeAndFile(t, cdxj.String(), "-p", "archive", "-rekey", "-j", j)
+			if out != wantJ.String() || errOut != "" || code != 0 {
+				t.Errorf("%s as CDXJ: canon -p archive -rekey -j %s: stderr %q, exit %d\n%s", name, j, errOut, code, firstDiff(out, wantJ.String()))
+			}
+		}
+		// The same keys as -format surt writes for the URLs.
+		surts, _, _ := canonCmd(t, urls.String(), "-p", "archive", "-format", "surt")
+		for i, s := range strings.Split(strings.TrimSuffix(surts, "\n"), "\n") {
+			if k, _ := archiveSURT(strings.Fields(lines[i+1])[urlAt]); k != s {
+				t.Errorf("%s line %d: -format surt writes %q, -rekey %q", name, i+2, s, k)
+			}
+		}
+		if strings.Contains(name, "aut-") && changed != len(lines)-1 {
+			t.Errorf("%s: %d of %d records rekeyed; its keys are all \"-\"", name, changed, len(lines)-1)
+		}
+		t.Logf("%s: %d records, %d rekeyed", name, len(lines)-1, changed)
+	}
+}
+
+// TestRekeyCDXRecords checks, record by record, what -rekey makes of a
+// CDX index, with its header and without, and of a CDXJ index: records
+// that change, that do not, that had no key ("-") or lose theirs, that
+// have no URL, that are no records; CRLF; a header that puts the key and
+// the URL elsewhere.
+func TestRekeyCDXRecords(t *testing.T) {
+	const hdr = " CDX N b a m s k r M S V g\n"
+	rec := func(key, url string) string {
+		return key + " 20240501120001 " + url + " text/html 200 KZQ3PJDBUFLKWC6GBUE7ZZNEBR3EM55J - - 1043 333 x.warc.gz"
+	}
+	rec9 := func(key, url string) string {
+		return key + " 20240501120001 " + url + " text/html 200 KZQ3PJDBUFLKWC6GBUE7ZZNEBR3EM55J - 333 x.warc.gz"
+	}
+	jrec := func(key, js string) string { return key + " 20240501120001 " + js }
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		in     string
+		out    string
+		stderr []string
+		code   int
+	}{
+		{"unchanged", nil, hdr + rec("com,example)/a?a=1&b=2", "http://www.example.com/a?b=2&a=1") + "\n", hdr, nil, 0},
+		{"changed", nil, hdr + rec("com,example,www)/a", "http://www.example.com/A") + "\n",
+			hdr + rec("com,example)/a", "http://www.example.com/A") + "\n", nil, 0},
+		{"no key then", nil, hdr + rec("-", "http://example.com/") + "\n", hdr + rec("com,example)/", "http://example.com/") + "\n", nil, 0},
+		{"key gone", nil, hdr + rec("com,example)/", "http://exa%20mple.com/") + "\n", hdr + rec("-", "http://exa%20mple.com/") + "\n",
+			[]string{`line 2: host: forbidden domain code point (at "exa%20mple.com/")`}, exitFailed},
+		{"no key then, none now", nil, hdr + rec("-", "http://exa%20mple.com/") + "\n", hdr,
+			[]string{`line 2: host: forbidden domain code point (at "exa%20mple.com/")`}, exitFailed},
+		{"no URL", nil, hdr + rec("com,example)/", "-") + "\n" + rec("-", "-") + "\n", hdr,
+			[]string{`line 2: CDX record without a URL (its "a" field is "-")`, `line 3: CDX record without a URL (its "a" field is "-")`}, exitFailed},
+		{"fields", nil, hdr + "com,example)/ 20240501120001 http://example.com/\n" + rec("a", "http://a/") + " extra\n", hdr,
+			[]string{"line 2: not a record of the CDX index: 3 fields, its header names 11", "line 3: not a record of the CDX index: 12 fields, its header names 11"}, exitFailed},
+		{"empty field", nil, hdr + strings.Replace(rec("x", "http://a/"), " text/html", "  text/html", 1) + "\n", hdr,
+			[]string{"line 2: not a record of the CDX index: 12 fields, its header names 11"}, exitFailed},
+		{"CRLF", nil, strings.ReplaceAll(hdr+rec("x", "http://a/")+"\n"+rec("a)/", "http://a/")+"\n"+rec("y", "http://a/")+"\n", "\n", "\r\n"),
+			strings.ReplaceAll(hdr+rec("a)/", "http://a/")+"\n"+rec("a)/", "http://a/")+"\n", "\n", "\r\n"), nil, 0},
+		{"CRLF and LF", nil, hdr + rec("x", "http://a/") + "\r\n" + rec("y", "http://a/") + "\n" + rec("z", "http://a/") + "\r",
+			hdr + rec("a)/", "http://a/") + "\r\n" + rec("a)/", "http://a/") + "\n" + rec("a)/", "http://a/") + "\r\n", nil, 0},
+		{"cdxj CRLF", nil, jrec("x", `{"url":"http://a/"}`) + "\r\n", jrec("a)/", `{"url":"http://a/"}`) + "\r\n", nil, 0},
+		{"cdxj TAB in the JSON", []string{"-index-format", "cdxj"}, jrec("x", "{\"url\":\t\"http://a/\"}") + "\n", jrec("a)/", "{\"url\":\t\"http://a/\"}") + "\n", nil, 0},
+		{"cdxj url in a string", nil, jrec("x", `{"a":"\"url\":\"http://b/\"","url":"http://a/","b":["url",{"url":"http://c/"}]}`) + "\n",
+			jrec("a)/", `{"a":"\"url\":\"http://b/\"","url":"http://a/","b":["url",{"url":"http://c/"}]}`) + "\n", nil, 0},
+		{"trailing spaces", nil, hdr + rec("x", "http://a/") + "  \n", hdr + rec("a)/", "http://a/") + "  \n", nil, 0},
+		{"blank lines", nil, "\n \n" + hdr + "\n" + rec("x", "http://a/") + "\n\n", hdr + rec("a)/", "http://a/") + "\n", nil, 0},
+		{"no header, 11 fields", nil, rec("x", "http://a/") + "\n" + rec("a)/", "http://a/") + "\n", rec("a)/", "http://a/") + "\n", nil, 0},
+		{"no header, 9 fields", nil, rec9("x", "http://a/") + "\n" + rec9("a)/", "http://a/") + "\n" + rec("x", "http://a/") + "\n",
+			rec9("a)/", "http://a/") + "\n" + rec("a)/", "http://a/") + "\n", nil, 0},
+		{"no header, a record of 10 fields", nil, rec9("x", "http://a/") + "\n" + rec9("x", "http://a/") + " 1\n", rec9("a)/", "http://a/") + "\n",
+			[]string{"line 2: not a CDX record: 10 fields (a CDX index without a header has 9 or 11, the key first and the URL third)"}, exitFailed},
+		{"header elsewhere", nil, " CDX a b N\nhttp://www.a.com/B 20240501120001 x\nhttp://a.com/b 1 a,)/b\n",
+			" CDX a b N\nhttp://www.a.com/B 20240501120001 com,a)/b\nhttp://a.com/b 1 com,a)/b\n", nil, 0},
+		{"other profile", []string{"-p", "crawler"}, hdr + rec("com,example)/a", "http://www.example.com/a") + "\n",
+			hdr + rec("com,example,www)/a", "http://www.example.com/a") + "\n", nil, 0},
+		{"-format surt", []string{"-format", "surt"}, hdr + rec("x", "http://a/") + "\n", hdr + rec("a)/", "http://a/") + "\n", nil, 0},
+		{"cdxj", nil, jrec("x", `{"url": "http://a/B", "status": "200"}`) + "\n" + jrec("a)/b", `{"url":"http://a/b"}`) + "\n",
+			jrec("a)/b", `{"url": "http://a/B", "status": "200"}`) + "\n", nil, 0},
+		{"cdxj escapes", nil, jrec("x", `{"URL":"http://b/","u\u0072l":"http:\/\/a\/\u00e9\ud83d\ude00?b&a","n":{"url":1}}`) + "\n",
+			jrec("a)/%c3%a9%f0%9f%98%80?a&b", `{"URL":"http://b/","u\u0072l":"http:\/\/a\/\u00e9\ud83d\ude00?b&a","n":{"url":1}}`) + "\n", nil, 0},
+		{"cdxj no url", nil, jrec("x", `{"URL":"http://a/"}`) + "\n" + jrec("x", `{"url":null}`) + "\n" + jrec("x", `{"url":""}`) + "\n" + jrec("x", `{"u":{"url":"http://a/"}}`) + "\n", "",
+			[]string{`line 1: CDXJ record without a URL (its JSON has no "url" string)`, `line 2: CDXJ record without a URL (its JSON has no "url" string)`,
+				`line 3: CDXJ record without a URL (its JSON has no "url" string)`, `line 4: CDXJ record without a URL (its JSON has no "url" string)`}, exitFailed},
+		{"cdxj bad", nil, jrec("x", `{"url":"http://a/"}`) + "\n" + jrec("x", `{"url":"http://a/",}`) + "\n" + jrec("x", `{"url":"http://a/","url":"http://b/"}`) + "\n" + "x {}\n",
+			jrec("a)/", `{"url":"http://a/"}`) + "\n",
+			[]string{"line 2: not a CDXJ record: its JSON is not valid", `line 3: not a CDXJ record: its JSON has two "url" members`, `line 4: not a CDXJ record ("key timestamp {json}")`}, exitFailed},
+		{"cdxj key gone", nil, jrec("a)/", `{"url":"http://a b/"}`) + "\n", jrec("-", `{"url":"http://a b/"}`) + "\n",
+			[]string{`line 1: host: forbidden domain code point (at " b/")`}, exitFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"-rekey", "-p", "archive"}, tc.args...)
+			out, errOut, code := fromPipeAndFile(t, tc.in, args...)
+			var wantErr string
+			for _, l := range tc.stderr {
+				wantErr += l + "\n"
+			}
+			if code == exitFailed {
+				wantErr += fmt.Sprintf("canon: %d of %d lines failed\n", len(tc.stderr), strings.Count(tc.in, "\n"))
+			}
+			if out != tc.out || errOut != wantErr || code != tc.code {
+				t.Errorf("canon %q < %q:\nstdout %q\nstderr %q\nexit %d\nwant %q\n%q\nexit %d", args, tc.in, out, errOut, code, tc.out, wantErr, tc.code)
+			}
+		})
+	}
+}
+
+// TestRekeyFirstLine checks the one design for every first line -rekey
+// meets, from a pipe, a file on standard input and -f: a line with a TAB
+// is a tsv index line whatever it starts with ("#canon ", " CDX", a CDXJ
+// or CDX record); a record is a record whatever its key ("#canon",
+// "CDX"); then "#canon " is the tsv header and "CDX" the CDX header;
+// anything else is a usage error, which -index-format settles; and
+// -index-format reads the first line as the format it names.
+func TestRekeyFirstLine(t *testing.T) {
+	kv := canon.Archive.KeyVersion()
+	cdxRec := func(key string) string {
+		return key + " 20240501120001 http://a/ text/html 200 KZQ3PJDBUFLKWC6GBUE7ZZNEBR3EM55J - - 1043 333 x.warc.gz"
+	}
+	const usage = "canon: -rekey: cannot tell the index's format from its first line"
+	crawler := []string{"-p", "crawler"}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		in     string
+		out    string
+		stderr string // its start
+		code   int
+	}{
+		// Index lines that look like headers or records.
+		{"tsv input #canon", crawler, "#canon " + kv + "\tx\n", "#canon " + kv + "\tx\t\n", "line 1: scheme: missing scheme", exitFailed},
+		{"tsv input CDX header", crawler, " CDX N b a\tx\n", " CDX N b a\tx\t\n", "line 1: scheme: missing scheme", exitFailed},
+		{"tsv input CDX record", crawler, cdxRec("#canon") + "\tx\n", cdxRec("#canon") + "\tx\t\n", "line 1: scheme: missing scheme", exitFailed},
+		{"tsv input CDXJ record", crawler, `a)/ 2024 {"url":"http://a/"}` + "\ta)/\n", `a)/ 2024 {"url":"http://a/"}` + "\ta)/\t\n", "line 1: scheme: missing scheme", exitFailed},
+		{"tsv blank input", nil, "\t\nhttp://A/\thttp://a/\n", "", "", 0},
+		{"tsv -format surt", []string{"-p", "crawler", "-format", "surt"}, "#canon x\tx\n", "#canon x\tx\t\n", "line 1: scheme: missing scheme", exitFailed},
+		// Records whose key looks like a header.
+		{"CDX record #canon", nil, cdxRec("#canon") + "\n", cdxRec("a)/") + "\n", "", 0},
+		{"CDX record CDX", nil, cdxRec("CDX") + "\n", cdxRec("a)/") + "\n", "", 0},
+		{"CDXJ record #canon", nil, `#canon 2024 {"url":"http://a/"}` + "\n", `a)/ 2024 {"url":"http://a/"}` + "\n", "", 0},
+		{"CDXJ record CDX", nil, `CDX 2024 {"url":"http://a/"}` + "\n", `a)/ 2024 {"url":"http://a/"}` + "\n", "", 0},
+		// Headers.
+		{"tsv header", nil, "#canon " + kv + "\nhttp://a/\\tb\ta)/\n", "#canon " + kv + "\nhttp://a/\\tb\ta)/\thttp://a/b\n", "canon: -rekey: the index was made under", 0},
+		{"CDX header", nil, " CDX N b a m s k r M S V g\n" + cdxRec("x") + "\n", " CDX N b a m s k r M S V g\n" + cdxRec("a)/") + "\n", "", 0},
+		{"CDX header without its space", nil, "CDX N b a m s k r M S V g\n" + cdxRec("x") + "\n", "CDX N b a m s k r M S V g\n" + cdxRec("a)/") + "\n", "", 0},
+		{"CDX header alone", nil, " CDX N b a", " CDX N b a\n", "", 0},
+		{"blank lines, then the header", nil, "\n  \r\n#canon " + kv + "\nhttp://a/\\tb\ta)/\n", "#canon " + kv + "\nhttp://a/\\tb\ta)/\thttp://a/b\n", "canon: -rekey: the index was made under", 0},
+		{"blank lines only", nil, "\n \r\n", "", "", 0},
+		{"empty", nil, "", "", "", 0},
+		// What is none of them.
+		{"a URL", nil, "http://a/\nhttp://a/\ta)/\n", "", usage + ` ("http://a/")`, exitUsage},
+		{"a comment", nil, "# an index\n" + cdxRec("x") + "\n", "", usage, exitUsage},
+		{"a CDX header without N", nil, " CDX b a m s\n", "", `canon: -rekey: the CDX header " CDX b a m s" names no key field (N, the massaged URL)`, exitUsage},
+		{"a CDX header without a", nil, " CDX N b m s\n", "", `canon: -rekey: the CDX header " CDX N b m s" names no original URL field (a)`, exitUsage},
+		{"a CDX header with two N", nil, " CDX N b a N\n", "", `canon: -rekey: the CDX header " CDX N b a N" names two key fields (N)`, exitUsage},
+		{"a CDX header with a word", nil, " CDX N b a mime\n", "", `canon: -rekey: the CDX header " CDX N b a mime" has the field code "mime": each field is named by one letter`, exitUsage},
+		{"-format tsv on a CDX index", []string{"-format", "tsv"}, " CDX N b a\n", "", "canon: -rekey: the index is CDX (its first line is \" CDX N b a\"), not -format tsv's", exitUsage},
+		{"-format tsv on a CDXJ index", []string{"-format", "tsv"}, `a 2024 {"url":"http://a/"}` + "\n", "", "canon: -rekey: the index is CDXJ", exitUsage},
+		// -index-format names the format.
+		{"-index-format tsv, a URL", []string{"-index-format", "tsv"}, "http://a/\nhttp://a/\tx\n", "http://a/\tx\thttp://a/\n",
+			`line 1: not an "input TAB key" line`, exitFailed},
+		{"-index-format tsv, #canon", []string{"-index-format", "tsv"}, `#canon 2024 {"url":"http://a/"}` + "\n", "#canon " + kv + "\n", "canon: -rekey: the index was made under \"2024 {", 0},
+		{"-index-format cdx, a comment", []string{"-index-format", "cdx"}, "# an index\n" + cdxRec("x") + "\n", cdxRec("a)/") + "\n",
+			"line 1: not a CDX record: 3 fields", exitFailed},
+		{"-index-format cdx, #canon", []string{"-index-format", "cdx"}, "#canon " + kv + "\n", "", "line 1: not a CDX record: 3 fields", exitFailed},
+		{"-index-format cdxj, CDX header", []string{"-index-format", "cdxj"}, " CDX N b a\n", "", `line 1: not a CDXJ record ("key timestamp {json}")`, exitFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"-rekey", "-p", "archive"}, tc.args...)
+			out, errOut, code := fromPipeAndFile(t, tc.in, args...)
+			if out != tc.out || !strings.HasPrefix(errOut, tc.stderr) || tc.stderr == "" && errOut != "" || code != tc.code {
+				t.Errorf("canon %q < %q:\nstdout %q\nstderr %q\nexit %d\nwant %q\n%q...\nexit %d", args, tc.in, out, errOut, code, tc.out, tc.stderr, tc.code)
+			}
+		})
+	}
+	if _, errOut, code := canonCmd(t, "", "-rekey", "-index-format", "warc"); code != exitUsage || errOut != "canon: -index-format \"warc\": want tsv, cdx or cdxj\n" {
+		t.Errorf("-index-format warc: %q, exit %d", errOut, code)
+	}
+	if _, errOut, code := canonCmd(t, "", "-index-format", "cdx"); code != exitUsage || errOut != "canon: -index-format needs -rekey or -inputs\n" {
+		t.Errorf("-index-format without -rekey: %q, exit %d", errOut, code)
+	}
+	if _, errOut, code := canonCmd(t, "", "-rekey", "-index-format", "cdx", "-format", "tsv"); code != exitUsage || !strings.Contains(errOut, "a CDX index is keyed by SURTs") {
+		t.Errorf("-index-format cdx -format tsv: %q, exit %d", errOut, code)
+	}
+}
+
+// TestRekeyLongFirstLine checks a first line longer than any line -rekey
+// reads: a reading error when it would be a header, a usage error when
+// the format is to be told from it, a failing line (exit 1) when
+// -index-format says it is a record; from a pipe and a file alike.
+func TestRekeyLongFirstLine(t *testing.T) {
+	n := maxLineBytes(&config{rekey: true}) + 10
+	long := strings.Repeat("x", n)
+	for _, tc := range []struct {
+		name, first string
+		args        []string
+		stderr      string
+		code        int
+	}{
+		{"tsv header", indexHeader + long, nil, "canon: reading input: the header line (", exitProblem},
+		{"CDX header", " CDX N b a " + long, nil, "canon: reading input: the header line (", exitProblem},
+		{"no format", "http://a/" + long, nil, "canon: -rekey: cannot tell the index's format from its first line (", exitUsage},
+		{"a CDX record", "x 20240501120001 http://a/" + long + " m s k r M S V g", []string{"-index-format", "cdx"}, "line 1: line longer than", exitFailed},
+		{"a tsv line", "http://a/" + long + "\tx", []string{"-index-format", "tsv"}, "line 1: line longer than", exitFailed},
+	} {
+		out, errOut, code := fromPipeAndFile(t, tc.first+"\n"+"a 20240501120001 http://a/ m s k r M S V g\n", append([]string{"-rekey", "-p", "archive"}, tc.args...)...)
+		if code != tc.code || !strings.HasPrefix(errOut, tc.stderr) || len(errOut) > 2000 || tc.code != exitFailed && out != "" {
+			t.Errorf("%s: %.100q, stderr %.300q, exit %d; want %q..., exit %d", tc.name, out, errOut, code, tc.stderr, tc.code)
+		}
+	}
+}
+
+// TestInputs checks -inputs: the inputs of an index -format tsv -header
+// wrote are the lines it was given (every byte but the LF, the CR of a
+// CRLF line end and an input's last CR, which it writes again), from a
+// pipe and a file; an index without the header gives its fields; a CDX
+// index its URLs, a CDXJ index its "url"s; what it cannot write as a
+// line, and what is no record, fails.
+func TestInputs(t *testing.T) {
+	inputs := []string{"http://h/a\tb", "http://h/a\\b", "", " ", "  \t", "http://h/\rz?\\", "x\r", "\r", "#canon crawler/6", " CDX N b a", "http://a b/", "\\t", "\xff\xfe"}
+	var in strings.Builder // a line each, an input's last CR followed by the CR canon reads as the line's end
+	for _, s := range inputs {
+		in.WriteString(s)
+		if strings.HasSuffix(s, "\r") {
+			in.WriteString("\r")
+		}
+		in.WriteString("\n")
+	}
+	index, _, _ := canonCmd(t, in.String(), "-p", "crawler", "-format", "tsv", "-header", "-q")
+	for i, l := range strings.Split(strings.TrimSuffix(index, "\n"), "\n")[1:] {
+		if f, _, _ := strings.Cut(l, "\t"); strings.ContainsAny(f, "\r") || i >= len(inputs) {
+			t.Fatalf("index line %q of %d inputs: the input field is not escaped", l, len(inputs))
+		}
+	}
+	out, errOut, code := fromPipeAndFile(t, index, "-inputs")
+	if code != 0 || errOut != "" {
+		t.Errorf("canon -inputs: stderr %q, exit %d", errOut, code)
+	}
+	if out != in.String() {
+		t.Errorf("canon -inputs of the index of %q:\n%s", inputs, firstDiff(out, in.String()))
+	}
+	// Read again, they make the same index.
+	if again, _, _ := canonCmd(t, out, "-p", "crawler", "-format", "tsv", "-header", "-q"); again != index {
+		t.Errorf("the index of -inputs' lines is not the index:\n%s", firstDiff(again, index))
+	}
+	// Without the header: the fields as they are.
+	plain, _, _ := canonCmd(t, "http://h/a\tb\nhttp://h/\\x\n", "-format", "tsv")
+	if out, _, _ := fromPipeAndFile(t, plain, "-inputs"); out != "http://h/a b\nhttp://h/\\x\n" {
+		t.Errorf("canon -inputs of an index without the header: %q", out)
+	}
+	// CDX and CDXJ: the URLs.
+	for _, name := range cdxFixtures {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var urls strings.Builder
+		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")[1:] {
+			urls.WriteString(strings.Fields(l)[2] + "\n")
+		}
+		if out, errOut, code := fromPipeAndFile(t, string(b), "-inputs"); out != urls.String() || errOut != "" || code != 0 {
+			t.Errorf("canon -inputs < %s: stderr %q, exit %d\n%s", name, errOut, code, firstDiff(out, urls.String()))
+		}
+	}
+	cdxj := `a 2024 {"url":"http:\/\/a\/\u00e9\r"}` + "\n" + `b 2024 {"url":"http://b/\nc"}` + "\n" + `c 2024 {"x":1}` + "\n" + `d 2024 {"url":"http://d/"}` + "\n"
+	out, errOut, code = fromPipeAndFile(t, cdxj, "-inputs")
+	if want := "http://a/é\r\r\nhttp://d/\n"; out != want || code != exitFailed ||
+		errOut != "line 2: input with a line feed: it cannot be written as a line\nline 3: CDXJ record without a URL (its JSON has no \"url\" string)\ncanon: 2 of 4 lines failed\n" {
+		t.Errorf("canon -inputs < %q: %q, stderr %q, exit %d", cdxj, out, errOut, code)
+	}
+	// An LF in an input (escaped) and a line that is no index line.
+	index = "#canon rfc3986/1 unicode-15.0.0\nhttp://a/\\nb\thttp://a/%0Ab\n"
+	out, errOut, code = fromPipeAndFile(t, index+"http://c/\n", "-inputs")
+	if out != "" || code != exitFailed || errOut != "line 2: input with a line feed: it cannot be written as a line\nline 3: not an \"input TAB key\" line (-rekey reads what -format tsv writes, without -u -c)\ncanon: 2 of 3 lines failed\n" {
+		t.Errorf("canon -inputs < %q: %q, stderr %q, exit %d", index, out, errOut, code)
+	}
+	// Flags that do not apply.
+	for _, args := range [][]string{{"-p", "crawler"}, {"-rekey"}, {"-format", "tsv"}, {"-u"}, {"-base", "http://a/"}, {"-header", "-format", "tsv"}, {"http://a/"}} {
+		args = append([]string{"-inputs"}, args...)
+		if out, errOut, code := canonCmd(t, "", args...); out != "" || code != exitUsage || !strings.HasPrefix(errOut, "canon: -inputs ") {
+			t.Errorf("canon %q: %q, stderr %q, exit %d; want a usage error", args, out, errOut, code)
+		}
+	}
+}
