@@ -100,10 +100,10 @@ func (e *engine) whatwgHost() (int, *failure) {
 				return 0, fail(ComponentHost, k, ErrInvalidHost, "forbidden host code point")
 			}
 		}
-		if e.pl.surtKeys && whatwgSURTAddress(e, s[i:j], i, j) {
-			return w.length() - at, nil // (the surt library reads any host so)
-		}
 		e.encode(i, j, setC0)
+		if e.pl.surtKeys {
+			e.opaqueSURTAddress(at)
+		}
 		return w.length() - at, nil
 	}
 	if i == j {
@@ -209,6 +209,28 @@ func whatwgSURTAddress[T string | []byte](e *engine, d T, i, j int) bool {
 		e.whatwgAddress(out, i, j)
 	}
 	return ok
+}
+
+// opaqueSURTAddress rewrites the opaque host written from offset at on
+// as the IPv4 address the surt library reads it as, where it reads one
+// (appendSURTIPv4: "foo://1113982867" is 66.102.7.147): the library reads
+// any scheme's host so. The host is read as written, its escapes spelled
+// as the plan spells them ("1.%2E" is "1.." with DecodeUnreserved), as
+// the key is read again.
+func (e *engine) opaqueSURTAddress(at int) {
+	w := &e.u.w
+	var buf [16]byte
+	var out []byte
+	ok := false
+	switch str, b := w.tail(at); {
+	case b != nil && len(b) > 0 && (b[0] >= '0' && b[0] <= '9' || b[0] == '.'):
+		out, ok = appendSURTIPv4(buf[:0], b)
+	case b == nil && str != "" && (str[0] >= '0' && str[0] <= '9' || str[0] == '.'):
+		out, ok = appendSURTIPv4(buf[:0], str)
+	}
+	if ok {
+		w.replaceTail(at, out)
+	}
 }
 
 // whatwgDomain writes the domain d, the host s[i:j] as domain to ASCII
