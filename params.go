@@ -811,8 +811,8 @@ func surtPagePrefix(x []byte, min int) (page, noQuery bool) {
 // library's path expressions of shapes (a bit mask: 1<<1, 1<<2) matches
 // there: a ticket segment after a "/", then a "/", then a page
 // (surtPagePrefix). With all it goes on after a match, which is then out
-// of the path the segments before it see; without, it stops at the first
-// (the library's last). It returns the number of matches. The segments
+// of the path the segments before it see (cut must leave path[:i] as it
+// is); without, it stops at the first (the library's last). It returns the number of matches. The segments
 // are read from the end, and what follows each is summed up in two
 // booleans: whether a page starts in it at offset 0, or at 1 or more.
 func surtPathMatches(path []byte, shapes int, all bool, cut func(i, x int)) int {
@@ -853,10 +853,22 @@ func surtCutPathSessionIDs(path []byte) int {
 	for _, shape := range [...]int{1, 2} {
 		surtPathMatches(path[:n], 1<<shape, false, cutOne)
 	}
-	if surtPathMatches(path[:n], 1<<1|1<<2, false, func(int, int) {}) > 0 {
-		// The cuts come from the last segment to the first, so that an
-		// offset before a cut stays where it was.
-		surtPathMatches(path[:n], 1<<1|1<<2, true, cutOne)
+	if surtPathMatches(path[:n], 1<<1|1<<2, false, func(int, int) {}) == 0 {
+		return n
 	}
-	return n
+	// Every one: the segments are found from the last to the first, and
+	// cut in one pass from the first, so that a path of many costs one
+	// move of its bytes (a cut each would move the rest each time).
+	var stack [8][2]int
+	cuts := stack[:0]
+	surtPathMatches(path[:n], 1<<1|1<<2, true, func(i, x int) { cuts = append(cuts, [2]int{i, x + 1}) })
+	w := cuts[len(cuts)-1][0]
+	for c := len(cuts) - 1; c >= 0; c-- {
+		end := n
+		if c > 0 {
+			end = cuts[c-1][0]
+		}
+		w += copy(path[w:], path[cuts[c][1]:end])
+	}
+	return w
 }
