@@ -104,7 +104,7 @@ var pathological = []struct {
 	// where more than one would be left), and query ids of its patterns,
 	// with and without an "&" between them; and backslashes in a path.
 	{"aspx-tickets", func(n int) string {
-		return "http://h/" + strings.Repeat("(S(4hqa0555fwsecu455xqckv45))/", n/30) + "x.aspx"
+		return "http://h/" + strings.Repeat("(S(4hqa0555fwsecu455xqckv45))/a/", n/32) + "x.aspx"
 	}},
 	{"surt-query-ids", func(n int) string {
 		return "http://h/?" + strings.Repeat("jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA&mysid=E85FAC04E331FFCA55549B10B7C7A4FA", n/83)
