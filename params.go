@@ -637,8 +637,8 @@ var surtSessionPatterns = [...]struct {
 func surtSessionAt(q []byte, e, p int) (int, bool) {
 	pat := &surtSessionPatterns[p]
 	i := e - pat.n
-	if i < 0 {
-		return 0, false
+	if i < 1 || q[i-1] != '=' {
+		return 0, false // (most parameters: no "=" right before an id's length)
 	}
 	for _, c := range q[i:e] {
 		if !isAlnum(c) || pat.letters && !sessIsLetter(c) {
@@ -647,7 +647,7 @@ func surtSessionAt(q []byte, e, p int) (int, bool) {
 	}
 	if pat.letters { // "aspsessionid" 8 letters "="
 		i -= 1 + 8
-		if i < len(pat.name) || q[i+8] != '=' {
+		if i < len(pat.name) {
 			return 0, false
 		}
 		for _, c := range q[i : i+8] {
@@ -724,14 +724,24 @@ func surtStripQuerySessionIDs(q []byte) int {
 }
 
 // surtQueryHasSessionID reports whether any of the library's query
-// expressions matches q.
+// expressions matches q: one pass over the parameters' ends for the four
+// whose id ends one, then the cfid expression's where q holds "cfid=".
 func surtQueryHasSessionID(q []byte) bool {
-	for p := 0; p <= len(surtSessionPatterns); p++ {
-		if _, _, ok := surtSessionMatch(q, p); ok {
-			return true
+	for e := len(q); e >= 0; e-- {
+		if e < len(q) && q[e] != '&' {
+			continue
+		}
+		for p := range surtSessionPatterns {
+			if _, ok := surtSessionAt(q, e, p); ok {
+				return true
+			}
 		}
 	}
-	return false
+	if !surtHasCFID(q) {
+		return false
+	}
+	_, _, ok := surtSessionMatch(q, len(surtSessionPatterns))
+	return ok
 }
 
 // surtHasCFID reports whether q holds "cfid=" (any case), without which
