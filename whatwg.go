@@ -223,7 +223,7 @@ func (e *engine) opaqueSURTAddress(at int) {
 	var out []byte
 	ok := false
 	switch str, b := w.tail(at); {
-	case b != nil && len(b) > 0 && (b[0] >= '0' && b[0] <= '9' || b[0] == '.'):
+	case len(b) > 0 && (b[0] >= '0' && b[0] <= '9' || b[0] == '.'):
 		out, ok = appendSURTIPv4(buf[:0], b)
 	case b == nil && str != "" && (str[0] >= '0' && str[0] <= '9' || str[0] == '.'):
 		out, ok = appendSURTIPv4(buf[:0], str)
