@@ -99,6 +99,17 @@ var pathological = []struct {
 	{"path-sessions", func(n int) string {
 		return "http://h/" + strings.Repeat("a;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA/(S(4hqa0555fwsecu455xqckv45))/", n/75)
 	}},
+	// ReadAsSURT's session ids (Archive): ticket segments before a page,
+	// which the surt library's patterns remove one at a time (all go
+	// where more than one would be left), and query ids of its patterns,
+	// with and without an "&" between them; and backslashes in a path.
+	{"aspx-tickets", func(n int) string {
+		return "http://h/" + strings.Repeat("(S(4hqa0555fwsecu455xqckv45))/a/", n/32) + "x.aspx"
+	}},
+	{"surt-query-ids", func(n int) string {
+		return "http://h/?" + strings.Repeat("jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA&mysid=E85FAC04E331FFCA55549B10B7C7A4FA", n/83)
+	}},
+	{"backslashes", func(n int) string { return "http://h/" + strings.Repeat(`a\..\`, n/6) }},
 	{"www-chain", func(n int) string {
 		return "http://" + strings.Repeat("www.", 200) + "example.com/" + strings.Repeat("a", n)
 	}},

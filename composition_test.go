@@ -360,3 +360,44 @@ func TestRulesErrorsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestSURTHostAsKeyWrites holds ReadAsSURT's reading of numeric hosts
+// (the surt library's: "1113982867.." is an address, "0x7f" a name) to
+// the host as the key writes it, not as the input spells it: an opaque
+// host whose escapes a step decodes ("1113982867.%2E" with
+// DecodeUnreserved is "1113982867.."), and a host that StripWWW or
+// StripWWWN leaves a number ("www2.255%2E." is "255..", "www.2" is "2",
+// "www.1.0x7f.." is "1.0x7f.."), which the key, read again, would read as
+// an address or trim. Every input of hosts of labels, numbers in their
+// spellings, dots and escaped dots, under Archive and Archive's steps
+// with the escape steps, is an error or a key that reads again as itself.
+func TestSURTHostAsKeyWrites(t *testing.T) {
+	parts := []string{"www", "www2", "1", "255", "0x7f", "08", ".", "..", "%2E", "%32", "a"}
+	var hosts []string
+	var build func(prefix string, depth int)
+	build = func(prefix string, depth int) {
+		if prefix != "" {
+			hosts = append(hosts, prefix)
+		}
+		if depth == 4 {
+			return
+		}
+		for _, p := range parts {
+			build(prefix+p, depth+1)
+		}
+	}
+	build("", 0)
+	profiles := []Profile{Archive, MustProfile(append(Archive.Steps(), DecodeUnreserved)...),
+		MustProfile(append(Archive.Steps(), UppercaseEscapes)...),
+		MustProfile(ParseWHATWG, DecodeUnreserved, StripWWW, ReadAsSURT), MustProfile(ParseWHATWG, TrimHostDots, StripWWWN, ReadAsSURT)}
+	n := 0
+	for _, p := range profiles {
+		for _, h := range hosts {
+			for _, scheme := range []string{"http://", "foo://", "file://"} {
+				n++
+				checkKeyInvariants(t, scheme+h+"/x", p)
+			}
+		}
+	}
+	t.Logf("%d inputs", n)
+}

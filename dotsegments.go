@@ -213,9 +213,12 @@ func topStart(b []byte, start, w int) int {
 // one that ends the path leaves a "/" behind ("/a/b/.." -> "/a/"). With
 // escapedDots, "%2e" (any case) is a dot too, as the standard reads it;
 // with file, a ".." keeps a file URL's lone normalized Windows drive
-// letter ("/C:/.." -> "/C:/"). The segments before the first dot segment
-// stay where they are.
-func removeSegments(path []byte, escapedDots, file bool) []byte {
+// letter ("/C:/.." -> "/C:/"); with rootDots, a ".." with no segment
+// before it is a segment of its own, which a ".." after it removes as
+// any other ("/../a" stays, "/../../a" is "/a"), as the surt library's
+// normalizePath reads a path (ReadAsSURT). The segments before the first
+// dot segment stay where they are.
+func removeSegments(path []byte, escapedDots, file, rootDots bool) []byte {
 	first := firstDotSegment(path)
 	if escapedDots && bytes.IndexByte(path, '%') >= 0 {
 		first = 0 // "%2e" is a dot: read every segment
@@ -237,6 +240,10 @@ func removeSegments(path []byte, escapedDots, file bool) []byte {
 			dot, dotDot = isSingleDot(seg), isDoubleDot(seg)
 		}
 		switch {
+		case dotDot && segments == 0 && rootDots:
+			path[w], path[w+1], path[w+2] = '/', '.', '.'
+			w += 3
+			segments++
 		case dotDot:
 			if segments > 0 && !(file && segments == 1 && w == 3 && path[2] == ':' && isWindowsDriveLetter(unsafe.String(&path[1], 2))) {
 				w = lastSlash(path[:w])
@@ -271,8 +278,8 @@ var slash = []byte{'/'}
 // does when it reads the path again (see removeSegments: "%2e" is a dot,
 // a file URL keeps its drive letter). The key steps call it on the paths
 // they decode.
-func removeDotSegmentsWHATWG(path []byte, file bool) []byte {
-	return removeSegments(path, true, file)
+func removeDotSegmentsWHATWG(path []byte, file, rootDots bool) []byte {
+	return removeSegments(path, true, file, rootDots)
 }
 
 // removeDots removes the dot segments of path, in place, by rule: RFC
@@ -283,13 +290,13 @@ func removeDots(path []byte, rule dotRule, file bool) []byte {
 	switch rule {
 	case dotsRFC3986:
 		if len(path) > 0 && path[0] == '/' {
-			return removeSegments(path, false, false)
+			return removeSegments(path, false, false, false)
 		}
 		return removeDotSegmentsInPlace(path) // a rootless path: the RFC's steps to the letter
 	case dotsRFC1808:
 		return removeDotSegments1808(path)
 	case dotsWHATWG:
-		return removeDotSegmentsWHATWG(path, file)
+		return removeDotSegmentsWHATWG(path, file, false)
 	}
 	return path
 }

@@ -581,8 +581,9 @@ func hasExtraDots[T string | []byte](d T) bool {
 // trimsDots reports whether TrimHostDots after ParseWHATWG changes the
 // domain d: it has extra dots (hasExtraDots) and is not one of the two
 // forms trimDomainDots writes with dots kept ("." and "a.1.."), so that
-// a key holding them is its own key without a copy.
-func trimsDots[T string | []byte](d T) bool {
+// a key holding them is its own key without a copy. surt is the plan's
+// surtKeys (see trimDomainDots).
+func trimsDots[T string | []byte](d T, surt bool) bool {
 	if !hasExtraDots(d) {
 		return false
 	}
@@ -590,7 +591,7 @@ func trimsDots[T string | []byte](d T) bool {
 	if n == 1 {
 		return false // "."
 	}
-	if n > 2 && d[n-1] == '.' && d[n-2] == '.' && !hasExtraDots(d[:n-2]) && whatwgEndsInNumber(d[:n-2]) {
+	if n > 2 && d[n-1] == '.' && d[n-2] == '.' && !hasExtraDots(d[:n-2]) && keepsDotsAfter(d[:n-2], surt) {
 		return false // "a.1.."
 	}
 	return true
@@ -604,8 +605,10 @@ func trimsDots[T string | []byte](d T) bool {
 // and one whose last label would then be a number ("a.1.." -> "a.1") is
 // written with ".." after it, as the standard reads "a.1" and "a.1." as
 // IPv4 addresses (its "ends in a number"), and so rejects them, while
-// "a.1.." is a domain.
-func trimDomainDots(d []byte) []byte {
+// "a.1.." is a domain. Under ReadAsSURT (surt: the plan's surtKeys),
+// only where the standard would reject the host without its dots
+// (keepsDotsAfter): "0x7f.." is "0x7f", a name to the surt library.
+func trimDomainDots(d []byte, surt bool) []byte {
 	w := 0
 	for k := 0; k < len(d); k++ {
 		if d[k] == '.' && (w == 0 || d[w-1] == '.') {
@@ -621,7 +624,7 @@ func trimDomainDots(d []byte) []byte {
 	switch {
 	case w == 0:
 		return append(d, '.')
-	case whatwgEndsInNumber(d):
+	case keepsDotsAfter(d, surt):
 		return append(d, '.', '.')
 	}
 	return d

@@ -313,3 +313,113 @@ func appendHex16(dst []byte, v uint16) []byte {
 	}
 	return dst
 }
+
+// appendSURTIPv4 appends the dotted-decimal IPv4 address that the
+// Internet Archive's surt library reads the domain d as (ASCII,
+// lowercase), and reports whether it reads one; a host it does not read
+// as an address is a name to it, whatever the WHATWG URL Standard reads.
+// Its GoogleURLCanonicalizer, once the host's dots are trimmed (here:
+// every empty label removed), reads a host of ASCII digits alone as a
+// decimal number masked to 32 bits ("1113982867" is 66.102.7.147, and
+// "0123" is 0.0.0.123: no octal), and a host that matches its
+// DECIMAL_IP or OCTAL_IP pattern (one to four dot-separated parts of
+// digits, the first not starting with "0", or all of octal digits, the
+// first starting with "0") as the C library's inet_aton reads it: each
+// part decimal, or octal after a leading "0", every part but the last
+// below 256 and the last filling the bytes that are left; where inet_aton
+// fails the host stays a name. A hex part ("0x7f"), a letter or a fifth
+// part makes a name.
+func appendSURTIPv4[T string | []byte](dst []byte, d T) ([]byte, bool) {
+	// The labels that are not empty: digits alone, at most four of them
+	// unless there is one (a number of any length).
+	labels := 0
+	for k := 0; k < len(d); k++ {
+		switch c := d[k]; {
+		case c == '.':
+		case c < '0' || c > '9':
+			return dst, false
+		case k == 0 || d[k-1] == '.':
+			labels++
+		}
+	}
+	if labels == 0 {
+		return dst, false
+	}
+	if labels == 1 {
+		// Digits alone: int(host) & 0xffffffff.
+		var v uint32
+		for k := 0; k < len(d); k++ {
+			if d[k] != '.' {
+				v = v*10 + uint32(d[k]-'0')
+			}
+		}
+		return appendIPv4Dotted(dst, v), true
+	}
+	if labels > 4 {
+		return dst, false
+	}
+	var parts [4]uint64
+	n, octal := 0, false
+	for k := 0; k < len(d); {
+		if d[k] == '.' {
+			k++
+			continue
+		}
+		end := k
+		for end < len(d) && d[end] != '.' {
+			end++
+		}
+		if n == 0 {
+			octal = d[k] == '0' // OCTAL_IP: every part of octal digits
+		}
+		base := uint64(10)
+		if d[k] == '0' {
+			base = 8 // inet_aton: a leading "0" is octal
+		}
+		var v uint64
+		for x := k; x < end; x++ {
+			c := uint64(d[x] - '0')
+			if (octal || base == 8) && c > 7 {
+				return dst, false
+			}
+			if v = v*base + c; v > 1<<32 {
+				return dst, false // (inet_aton refuses a part above 32 bits)
+			}
+		}
+		parts[n] = v
+		n++
+		k = end
+	}
+	for k := 0; k < n-1; k++ {
+		if parts[k] > 255 {
+			return dst, false
+		}
+	}
+	if parts[n-1] >= 1<<(8*(5-n)) {
+		return dst, false
+	}
+	addr := parts[n-1]
+	for k := 0; k < n-1; k++ {
+		addr += parts[k] << (8 * (3 - k))
+	}
+	return appendIPv4Dotted(dst, uint32(addr)), true
+}
+
+// keepsDotsAfter reports whether trimDomainDots writes ".." after the
+// domain d, its dots trimmed: the standard reads d as an IPv4 address
+// (it ends in a number) and would read the key's host so. Under
+// ReadAsSURT (surt) only where the standard rejects d ("a.1"): the
+// library reads a host such as "0x7f" as a name, and so does ReadAsSURT,
+// whatever the standard reads; a host it reads as an address never
+// comes here (whatwgHost writes the address).
+func keepsDotsAfter[T string | []byte](d T, surt bool) bool {
+	if !whatwgEndsInNumber(d) {
+		return false
+	}
+	if !surt {
+		return true
+	}
+	var buf [16]byte
+	_, ok := appendIPv4(buf[:0], []byte(d)) // (a host that ends in a number and dots: rare)
+	return !ok
+}

@@ -35,6 +35,10 @@ type keyPass struct {
 	// the first pass that reads them.
 	rs *ruleSet
 
+	// surtStripped: surtStripQuery removed a session id (see
+	// surtQueryFixedPoint).
+	surtStripped bool
+
 	// What the path and the query hold, read once (componentFacts) for
 	// the passes that have something to do only when a component holds
 	// a capital, an escape, a "//" or a ";" or "(": most keys hold none,
@@ -213,8 +217,11 @@ func (k *keyPass) passes(keys uint64) {
 	// RemoveEmptyParams drop go in one pass, in RemoveTrackingParams's
 	// place: whether a parameter goes depends on it alone, and on no
 	// letter case.
-	if session, tracking, empty := keys&(1<<RemoveSessionIDs) != 0 && !u.opaque, keys&(1<<RemoveTrackingParams) != 0,
-		keys&(1<<RemoveEmptyParams) != 0; session || tracking || empty {
+	session := keys&(1<<RemoveSessionIDs) != 0 && !u.opaque
+	if session && k.pl.surtSessions {
+		k.surtStripQuery() // (the surt library's expressions: see filterQuery)
+	}
+	if tracking, empty := keys&(1<<RemoveTrackingParams) != 0, keys&(1<<RemoveEmptyParams) != 0; session || tracking || empty {
 		k.filterQuery(session, tracking, empty)
 	}
 	if keys&(1<<RemoveEmptyQuery) != 0 {
@@ -225,6 +232,74 @@ func (k *keyPass) passes(keys uint64) {
 	}
 	if keys&(1<<SortQueryPairs) != 0 {
 		k.sortQuery(true)
+	}
+	if session && k.pl.surtSessions {
+		k.surtQueryFixedPoint()
+	}
+}
+
+// surtStripQuery: RemoveSessionIDs under ReadAsSURT, the query's part
+// that is not filterQuery's: the surt library's stripQuerySessionID
+// (surtStripQuerySessionIDs), which runs on the query whole, before its
+// parameters are read one by one. A query it empties goes with its "?",
+// as one filterQuery empties.
+func (k *keyPass) surtStripQuery() {
+	u := k.u
+	if !u.hasQuery || !surtQueryHasSessionID(k.view()[u.queryStart:u.queryEnd]) {
+		return // (read only: the key is not copied)
+	}
+	n := surtStripQuerySessionIDs(k.own()[u.queryStart:u.queryEnd])
+	u.cut(u.queryStart+n, u.queryEnd)
+	k.query.valid = false
+	k.surtStripped = true
+	if u.queryStart == u.queryEnd {
+		u.hasQuery = false
+		u.cut(u.queryStart-1, u.queryEnd)
+	}
+}
+
+// surtQueryFixedPoint makes the key's query, under ReadAsSURT, one that
+// surtStripQuery leaves as it is, so that the key is a fixed point: where
+// the library's expressions, each run once, leave a session id they
+// match (a second one, or one a join or the sort brought in reach:
+// "mysid=<id>&b=<…>", "cfid=…&cftoken=…" after sorting), every parameter
+// that holds one goes (surtParamHoldsSessionID), and the order, which
+// the passes before made, stays.
+func (k *keyPass) surtQueryFixedPoint() {
+	u := k.u
+	if !u.hasQuery {
+		return
+	}
+	// Where surtStripQuery found nothing, only the cfid expression can
+	// match now: the others match within one parameter, which no pass
+	// after it edits (filterQuery drops parameters whole), while a drop or
+	// the sort can bring "cfid=…" before "cftoken=…".
+	q := k.view()[u.queryStart:u.queryEnd]
+	if !k.surtStripped && !surtHasCFID(q) {
+		return
+	}
+	if !surtQueryHasSessionID(q) {
+		return
+	}
+	q = k.own()[u.queryStart:u.queryEnd]
+	w, kept := 0, false
+	for r := 0; r <= len(q); r++ {
+		j := pairEnd(q, r)
+		if !surtParamHoldsSessionID(q[r:j]) {
+			if kept {
+				q[w] = '&'
+				w++
+			}
+			w += copy(q[w:], q[r:j])
+			kept = true
+		}
+		r = j
+	}
+	u.cut(u.queryStart+w, u.queryEnd)
+	k.query.valid = false
+	if u.queryStart == u.queryEnd {
+		u.hasQuery = false
+		u.cut(u.queryStart-1, u.queryEnd)
 	}
 }
 
@@ -310,11 +385,12 @@ func (u *url) removeUserinfo() {
 // leaves the work to this function.
 func (k *keyPass) removePathSessionIDs() bool {
 	u := k.u
-	if !k.rs.hasPathSessionIDs(k.view()[u.pathStart:u.pathEnd]) {
+	surt := k.pl.surtSessions
+	if !k.rs.hasPathSessionIDs(k.view()[u.pathStart:u.pathEnd], surt) {
 		return false // (read only: the key is not copied)
 	}
 	b := k.own() // the cutter compacts the path in place
-	n := k.rs.cutPathSessionIDs(b[u.pathStart:u.pathEnd])
+	n := k.rs.cutPathSessionIDs(b[u.pathStart:u.pathEnd], surt)
 	if u.pathStart+n < u.pathEnd {
 		u.begin() // the cut path is whole again after pathCut
 		u.cut(u.pathStart+n, u.pathEnd)
@@ -374,7 +450,41 @@ func (k *keyPass) stripWWW(digits bool) {
 		}
 		n += m
 	}
+	// (host is a view of the key: read before the cut)
+	again := n > 0 && k.pl.surtKeys && n < len(host) && (strings.HasSuffix(host, "..") || host[n] >= '0' && host[n] <= '9')
 	u.cut(u.hostStart, u.hostStart+n)
+	if again {
+		k.surtHostAgain()
+	}
+}
+
+// surtHostAgain writes the host of the key, which StripWWW or StripWWWN
+// cut, as ReadAsSURT's host rules write it when the key is read again
+// (whatwgHost): the ".." that kept "www.1.2.3.4.." a domain no longer
+// needs to be there once "www." goes, and "1.2.3.4.." is the address
+// 1.2.3.4, "0x7f.." the name "0x7f" (keepsDotsAfter); an opaque host
+// "www.2" is the address 0.0.0.2 once "www." goes. A special URL's host
+// that does not end in ".." is read as the cut left it: the standard
+// rejects "www.2", and "www.1.2.3.4" too.
+func (k *keyPass) surtHostAgain() {
+	u := k.u
+	host := u.str()[u.hostStart:u.hostEnd]
+	var buf [16]byte
+	out, ok := appendSURTIPv4(buf[:0], host)
+	switch {
+	case ok:
+	case k.pl.trimDots && u.kind.special() && strings.HasSuffix(host, "..") && !keepsDotsAfter(host[:len(host)-2], true):
+		// "x.1.." kept its dots for "www.x.1" (trimDomainDots): "x.1"
+		// has no other empty label.
+		out = []byte(host[:len(host)-2])
+	default:
+		return
+	}
+	k.own() // (the output in the buffer, where the new host goes after it)
+	w := &u.w
+	from := w.length()
+	w.buf = append(w.buf, out...)
+	u.splice(u.hostStart, u.hostEnd, from)
 }
 
 // collapseSlashes: see CollapseSlashes. The path is compacted in one
@@ -474,7 +584,12 @@ func (k *keyPass) pathCut() {
 	defer u.end()
 	if !k.freeForm() {
 		path := k.own()[u.pathStart:u.pathEnd]
-		u.cut(u.pathStart+len(removeDots(path, k.pl.dots, u.kind == schemeFile)), u.pathEnd)
+		if k.pl.surtKeys { // (a ".." above the root stays: see decodeRepeatedly)
+			path = removeDotSegmentsWHATWG(path, u.kind == schemeFile, true)
+		} else {
+			path = removeDots(path, k.pl.dots, u.kind == schemeFile)
+		}
+		u.cut(u.pathStart+len(path), u.pathEnd)
 	}
 	if k.pl.keys&(1<<CollapseSlashes) != 0 {
 		k.collapseSlashes()
@@ -513,7 +628,8 @@ func (k *keyPass) filterQuery(session, tracking, empty bool) {
 			name, value = pair[:e], pair[e+1:]
 		}
 		drop := empty && len(pair) == 0 ||
-			session && rules.isSessionID(name, value) ||
+			session && !k.pl.surtSessions && rules.isSessionID(name, value) ||
+			session && k.pl.surtSessions && rules.isNamedSessionID(name) ||
 			tracking && rules.isTracking(name)
 		switch {
 		case drop:
@@ -638,7 +754,7 @@ func (k *keyPass) decodeRepeatedly(i, j int, set uint16) {
 	if isPath && len(c) > 0 && c[0] == '/' && !k.freeForm() {
 		// By the rule of the profile's parser, which needs ParseWHATWG:
 		// the key is read again so ("file:///C:/.." keeps its drive).
-		c = removeDotSegmentsWHATWG(c, u.kind == schemeFile)
+		c = removeDotSegmentsWHATWG(c, u.kind == schemeFile, k.pl.surtKeys)
 	}
 	w := &u.w
 	from := w.length()

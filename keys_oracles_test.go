@@ -250,7 +250,7 @@ func TestDecodingChangesOracle(t *testing.T) {
 		}
 		b := decodeRepeatedlyInPlace([]byte(c))
 		if isPath && len(b) > 0 && b[0] == '/' {
-			b = removeDotSegmentsWHATWG(b, false)
+			b = removeDotSegmentsWHATWG(b, false, false)
 		}
 		var out []byte
 		for _, v := range b {

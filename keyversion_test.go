@@ -64,6 +64,7 @@ var recordedStepDigests = map[string]string{
 	"powder/5":     "a5cdfeb3bbfa",
 	"archive/7":    "372e52ccda3c",
 	"archive/8":    "5447edec5eb0",
+	"archive/9":    "8b47a053e911",
 	"aggressive/7": "b780908b15d9",
 
 	"safebrowsing/1": "b5ee7314c212",

@@ -274,6 +274,12 @@ func (r *ruleSet) isSessionID(name, value []byte) bool {
 	return false
 }
 
+// isNamedSessionID reports whether name is one of r's SessionParams
+// (ASCII case-insensitive). r may be nil.
+func (r *ruleSet) isNamedSessionID(name []byte) bool {
+	return r != nil && paramSortedHasFold(r.session, name)
+}
+
 // cutPathSessionIDs removes session ids from a URL path (the bytes between
 // the authority and "?" or "#"), in place, and returns the new length.
 // It removes
@@ -289,11 +295,18 @@ func (r *ruleSet) isSessionID(name, value []byte) bool {
 //     id (24 of a-z and 0-5).
 //
 // r may be nil.
-func (r *ruleSet) cutPathSessionIDs(path []byte) int {
+//
+// With surt (the plan's surtSessions: ReadAsSURT) the built-in rules are
+// the surt library's instead: no path parameter but those r names, and
+// its ticket segments before a page ".aspx" (surtCutPathSessionIDs).
+func (r *ruleSet) cutPathSessionIDs(path []byte, surt bool) int {
 	// Path parameters first, then ticket segments, so that a segment
 	// which is a ticket once its parameters are gone ("(S(id));jsessionid=
 	// <id>") goes in the same call and a second call changes nothing.
-	n := r.cutPathParams(path, true)
+	n := r.cutPathParams(path, true, !surt)
+	if surt {
+		return surtCutPathSessionIDs(path[:n])
+	}
 	return cutTicketSegments(path[:n], true)
 }
 
@@ -301,14 +314,21 @@ func (r *ruleSet) cutPathSessionIDs(path []byte) int {
 // path, reading it only: a key whose path holds a ";" or a "(" and no
 // session id (a Wikipedia article with a parenthesis) is not copied. When
 // no parameter goes, the ticket segments are those of path as it is.
-func (r *ruleSet) hasPathSessionIDs(path []byte) bool {
-	return r.cutPathParams(path, false) < len(path) || cutTicketSegments(path, false) < len(path)
+func (r *ruleSet) hasPathSessionIDs(path []byte, surt bool) bool {
+	if r.cutPathParams(path, false, !surt) < len(path) {
+		return true
+	}
+	if surt {
+		return surtPathMatches(path, 1<<1|1<<2, false, func(int, int) {}) > 0
+	}
+	return cutTicketSegments(path, false) < len(path)
 }
 
 // cutPathParams removes the path parameters ";name=value" for which
-// isSessionID holds, in place (with write; without, path is only read),
-// and returns the new length.
-func (r *ruleSet) cutPathParams(path []byte, write bool) int {
+// isSessionID holds (without builtin: whose name r's SessionParams
+// holds), in place (with write; without, path is only read), and returns
+// the new length.
+func (r *ruleSet) cutPathParams(path []byte, write, builtin bool) int {
 	w := 0
 	for i := 0; i < len(path); {
 		if path[i] != ';' {
@@ -326,7 +346,7 @@ func (r *ruleSet) cutPathParams(path []byte, write bool) int {
 			}
 			end++
 		}
-		if eq < 0 || !r.isSessionID(path[i+1:eq], path[eq+1:end]) {
+		if eq < 0 || !(builtin && r.isSessionID(path[i+1:eq], path[eq+1:end]) || !builtin && r.isNamedSessionID(path[i+1:eq])) {
 			if write {
 				copy(path[w:], path[i:end])
 			}
@@ -572,4 +592,293 @@ func paramCompareFold(name []byte, s string) int {
 		return 1
 	}
 	return 0
+}
+
+// The session ids of the Internet Archive's surt library, which
+// RemoveSessionIDs removes under ReadAsSURT in place of the shapes above,
+// so that the SURT of an Archive key is the library's CDX key. The
+// library (its URLRegexTransformer, a port of webarchive-commons')
+// matches five regular expressions, case-insensitively, one after the
+// other, each once, on the whole query:
+//
+//	^(.*)(?:jsessionid=[0-9a-zA-Z]{32})(?:&(.*))?$
+//	^(.*)(?:phpsessid=[0-9a-zA-Z]{32})(?:&(.*))?$
+//	^(.*)(?:sid=[0-9a-zA-Z]{32})(?:&(.*))?$
+//	^(.*)(?:ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24})(?:&(.*))?$
+//	^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$
+//
+// and keeps the two groups: the last match of the id goes with the "&"
+// after it, and the rest is joined, so that "x=1&jsessionid=<id>" keeps
+// "x=1&" and "mysid=<id>&b=2" becomes "myb=2"; an id of 31 or 33
+// characters, or one in a path parameter (";jsessionid=<id>"), stays. In
+// the path, two expressions remove an ASP.NET cookieless segment before
+// a page ".aspx":
+//
+//	^(.*/)(\((?:[a-z]\([0-9a-z]{24}\))+\)/)([^\?]+\.aspx.*)$
+//	^(.*/)(\([0-9a-z]{24}\)/)([^\?]+\.aspx.*)$
+//
+// (read at surt 6934c321). The functions below find the last match of
+// each as the greedy "(.*)" does, without regular expressions, in time
+// linear in the component.
+
+// surtSessionPatterns are the names of the four query expressions whose
+// id is a run of letters and digits of a fixed length: the name (with
+// its "="), the length of the id, and whether the id is letters alone.
+// "aspsessionid" is followed by 8 letters before its "=".
+var surtSessionPatterns = [...]struct {
+	name    string
+	n       int
+	letters bool
+}{{"jsessionid=", 32, false}, {"phpsessid=", 32, false}, {"sid=", 32, false}, {"aspsessionid", 24, true}}
+
+// surtSessionAt reports whether the query expression p (an index of
+// surtSessionPatterns) matches q ending at e, a parameter's end (an "&"
+// or the end of q), and returns where the match starts.
+func surtSessionAt(q []byte, e, p int) (int, bool) {
+	pat := &surtSessionPatterns[p]
+	i := e - pat.n
+	if i < 1 || q[i-1] != '=' {
+		return 0, false // (most parameters: no "=" right before an id's length)
+	}
+	for _, c := range q[i:e] {
+		if !isAlnum(c) || pat.letters && !sessIsLetter(c) {
+			return 0, false
+		}
+	}
+	if pat.letters { // "aspsessionid" 8 letters "="
+		i -= 1 + 8
+		if i < len(pat.name) {
+			return 0, false
+		}
+		for _, c := range q[i : i+8] {
+			if !sessIsLetter(c) {
+				return 0, false
+			}
+		}
+	}
+	i -= len(pat.name)
+	if i < 0 || !paramHasPrefixFold(q[i:], pat.name) {
+		return 0, false
+	}
+	return i, true
+}
+
+// surtSessionMatch returns the last match [i, e) of the query expression
+// p in q (p 4 is the cfid-cftoken one), as the library's "^(.*)"
+// finds it: the match goes from i to e, which is an "&" or the end of q.
+func surtSessionMatch(q []byte, p int) (i, e int, ok bool) {
+	if p < len(surtSessionPatterns) {
+		// The id ends a parameter: try the parameters' ends from the
+		// last on.
+		for e = len(q); e >= 0; e-- {
+			if e < len(q) && q[e] != '&' {
+				continue
+			}
+			if i, ok = surtSessionAt(q, e, p); ok {
+				return i, e, true
+			}
+		}
+		return 0, 0, false
+	}
+	// "cfid=" then a value, "&cftoken=" and a value: the cfid= must be
+	// in the parameter before one that starts "cftoken=" and has a
+	// value, with a value after it in its own parameter; the last such
+	// pair, and in it the last such "cfid=".
+	found := false
+	prev := -1 // the start of the parameter before the one at r
+	for r := 0; r <= len(q); {
+		j := r
+		for j < len(q) && q[j] != '&' {
+			j++
+		}
+		if prev >= 0 && j-r > len("cftoken=") && paramHasPrefixFold(q[r:j], "cftoken=") {
+			for x := r - 1 - len("cfid=") - 1; x >= prev; x-- { // a value of one byte at least
+				if paramHasPrefixFold(q[x:], "cfid=") {
+					i, e, found = x, j, true
+					break
+				}
+			}
+		}
+		prev, r = r, j+1
+	}
+	return i, e, found
+}
+
+// surtStripQuerySessionIDs removes from the query q, in place, what the
+// surt library's stripQuerySessionID removes: each expression's last
+// match and the "&" after it, the five one after the other. It returns
+// the new length.
+func surtStripQuerySessionIDs(q []byte) int {
+	n := len(q)
+	for p := 0; p <= len(surtSessionPatterns); p++ {
+		i, e, ok := surtSessionMatch(q[:n], p)
+		if !ok {
+			continue
+		}
+		if e < n {
+			e++ // the "&" after it
+		}
+		n = i + copy(q[i:n], q[e:n])
+	}
+	return n
+}
+
+// surtQueryHasSessionID reports whether any of the library's query
+// expressions matches q: one pass over the parameters' ends for the four
+// whose id ends one, then the cfid expression's where q holds "cfid=".
+func surtQueryHasSessionID(q []byte) bool {
+	for e := len(q); e >= 0; e-- {
+		if e < len(q) && q[e] != '&' {
+			continue
+		}
+		for p := range surtSessionPatterns {
+			if _, ok := surtSessionAt(q, e, p); ok {
+				return true
+			}
+		}
+	}
+	if !surtHasCFID(q) {
+		return false
+	}
+	_, _, ok := surtSessionMatch(q, len(surtSessionPatterns))
+	return ok
+}
+
+// surtHasCFID reports whether q holds "cfid=" (any case), without which
+// the library's fifth expression cannot match.
+func surtHasCFID(q []byte) bool {
+	for i := 0; i+len("cfid=") <= len(q); i++ {
+		if q[i]|0x20 == 'c' && paramHasPrefixFold(q[i:], "cfid=") {
+			return true
+		}
+	}
+	return false
+}
+
+// surtParamHoldsSessionID reports whether the parameter pair (no "&")
+// ends in an id one of the library's four fixed expressions matches
+// ("mysid=<32>"), or holds a "cfid=" with a value after it: a query none
+// of whose parameters does is one the library's expressions leave as it
+// is, in any order of its parameters.
+func surtParamHoldsSessionID(pair []byte) bool {
+	for p := range surtSessionPatterns {
+		if _, ok := surtSessionAt(pair, len(pair), p); ok {
+			return true
+		}
+	}
+	for x := len(pair) - len("cfid=") - 1; x >= 0; x-- {
+		if paramHasPrefixFold(pair[x:], "cfid=") {
+			return true
+		}
+	}
+	return false
+}
+
+// surtTicketShape returns which of the library's two path expressions
+// the segment seg has the shape of: 1 for its tickets, "(" then one or
+// more of a letter and "(" 24 letters or digits ")", then ")"; 2 for the
+// bare id, "(" 24 letters or digits ")"; 0 for neither.
+func surtTicketShape(seg []byte) int {
+	n := len(seg)
+	if n < 26 || seg[0] != '(' || seg[n-1] != ')' {
+		return 0
+	}
+	in := seg[1 : n-1]
+	if len(in) == 24 && sessAlnumShape(in, 24) {
+		return 2
+	}
+	if len(in)%27 != 0 {
+		return 0
+	}
+	for k := 0; k < len(in); k += 27 {
+		t := in[k : k+27]
+		if !sessIsLetter(t[0]) || t[1] != '(' || t[26] != ')' || !sessAlnumShape(t[2:26], 24) {
+			return 0
+		}
+	}
+	return 1
+}
+
+// surtPagePrefix reports, for a piece x of a path (ending in "/" or
+// being the path's end), whether a page ".aspx" (any case) starts in x
+// at an offset of min or more before any "?" (written "%3F" in a key:
+// the library reads the path decoded): the library's "[^\?]+\.aspx".
+// It also reports whether x holds no "?" at all.
+func surtPagePrefix(x []byte, min int) (page, noQuery bool) {
+	for j := 0; j < len(x); j++ {
+		switch {
+		case x[j] == '?' || x[j] == '%' && j+2 < len(x) && x[j+1] == '3' && x[j+2]|0x20 == 'f':
+			return page, false
+		case x[j] == '.' && j >= min && !page && j+5 <= len(x) && paramHasPrefixFold(x[j+1:], "aspx"):
+			page = true
+		}
+	}
+	return page, true
+}
+
+// surtPathMatches calls cut, from the last segment of path to the
+// first, on each segment [i, x) (path[x] is a "/") that one of the
+// library's path expressions of shapes (a bit mask: 1<<1, 1<<2) matches
+// there: a ticket segment after a "/", then a "/", then a page
+// (surtPagePrefix). With all it goes on after a match, which is then out
+// of the path the segments before it see (cut must leave path[:i] as it
+// is); without, it stops at the first (the library's last). It returns the number of matches. The segments
+// are read from the end, and what follows each is summed up in two
+// booleans: whether a page starts in it at offset 0, or at 1 or more.
+func surtPathMatches(path []byte, shapes int, all bool, cut func(i, x int)) int {
+	tailPage0, tailPage1 := false, false // of the path after the current segment's "/"
+	matches := 0
+	for end := len(path); end > 0; {
+		start := bytes.LastIndexByte(path[:end], '/') + 1
+		if start == 0 {
+			break // a first segment without a "/" before it
+		}
+		seg := path[start:end]
+		if end < len(path) && tailPage1 && shapes&(1<<surtTicketShape(seg)) != 0 {
+			matches++
+			cut(start, end)
+			if !all {
+				return matches
+			}
+		} else {
+			x := path[start:min(end+1, len(path))] // the segment and its "/"
+			p0, noQuery := surtPagePrefix(x, 0)
+			p1, _ := surtPagePrefix(x, 1)
+			tailPage0, tailPage1 = p0 || noQuery && tailPage0, p1 || noQuery && tailPage0
+		}
+		end = start - 1
+	}
+	return matches
+}
+
+// surtCutPathSessionIDs removes from path, in place, the segments the
+// library's stripPathSessionID removes, each with its "/": the last
+// ticket segment its first expression matches, then the last its second
+// does in what is left. Where its result would still hold a match (a
+// second ticket segment: not a fixed point), every one goes, from the
+// last. It returns the new length.
+func surtCutPathSessionIDs(path []byte) int {
+	n := len(path)
+	cutOne := func(i, x int) { n = i + copy(path[i:n], path[x+1:n]) }
+	for _, shape := range [...]int{1, 2} {
+		surtPathMatches(path[:n], 1<<shape, false, cutOne)
+	}
+	if surtPathMatches(path[:n], 1<<1|1<<2, false, func(int, int) {}) == 0 {
+		return n
+	}
+	// Every one: the segments are found from the last to the first, and
+	// cut in one pass from the first, so that a path of many costs one
+	// move of its bytes (a cut each would move the rest each time).
+	var stack [8][2]int
+	cuts := stack[:0]
+	surtPathMatches(path[:n], 1<<1|1<<2, true, func(i, x int) { cuts = append(cuts, [2]int{i, x + 1}) })
+	w := cuts[len(cuts)-1][0]
+	for c := len(cuts) - 1; c >= 0; c-- {
+		end := n
+		if c > 0 {
+			end = cuts[c-1][0]
+		}
+		w += copy(path[w:], path[cuts[c][1]:end])
+	}
+	return w
 }

@@ -424,13 +424,13 @@ func TestCutPathSessionIDs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		b := []byte(tt.path)
-		n := tt.r.cutPathSessionIDs(b)
+		n := tt.r.cutPathSessionIDs(b, false)
 		got := string(b[:n])
 		if got != tt.want {
 			t.Errorf("cutPathSessionIDs(%q) with rules %v = %q, want %q", tt.path, rulesText(tt.r), got, tt.want)
 		}
 		// Cutting again changes nothing.
-		if n2 := tt.r.cutPathSessionIDs(b[:n]); string(b[:n2]) != got {
+		if n2 := tt.r.cutPathSessionIDs(b[:n], false); string(b[:n2]) != got {
 			t.Errorf("cutPathSessionIDs(%q) = %q, and again %q", tt.path, got, b[:n2])
 		}
 	}
@@ -455,9 +455,9 @@ func TestCutPathSessionIDsIdempotent(t *testing.T) {
 		}
 		in := sb.String()
 		b := []byte(in)
-		n := r.cutPathSessionIDs(b)
+		n := r.cutPathSessionIDs(b, false)
 		once := string(b[:n])
-		n2 := r.cutPathSessionIDs(b[:n])
+		n2 := r.cutPathSessionIDs(b[:n], false)
 		if twice := string(b[:n2]); twice != once {
 			t.Fatalf("cutPathSessionIDs(%q) = %q, and again %q", in, once, twice)
 		}
@@ -494,7 +494,7 @@ func TestCutPathSessionIDsSURT(t *testing.T) {
 	for in, want := range rows {
 		path, query, _ := strings.Cut(in, "?")
 		b := []byte(path)
-		got := string(b[:r.cutPathSessionIDs(b)])
+		got := string(b[:r.cutPathSessionIDs(b, false)])
 		if query != "" {
 			got += "?" + query
 		}
@@ -543,7 +543,7 @@ func TestSessionIDsURLCanonAggressive(t *testing.T) {
 		if strings.ContainsAny(inPath, "(;") {
 			paths++
 			b := []byte(inPath)
-			got := strings.ToLower(string(b[:r.cutPathSessionIDs(b)]))
+			got := strings.ToLower(string(b[:r.cutPathSessionIDs(b, false)]))
 			if len(got) > 1 {
 				got = strings.TrimSuffix(got, "/")
 			}
@@ -616,7 +616,7 @@ func TestParamsNoAllocs(t *testing.T) {
 		if a := allocsPerRun(100, func() {
 			for _, p := range paths {
 				buf = append(buf[:0], p...)
-				sink += r.cutPathSessionIDs(buf)
+				sink += r.cutPathSessionIDs(buf, false)
 			}
 		}); a != 0 {
 			t.Errorf("cutPathSessionIDs: %v allocations per run, want 0", a)

@@ -380,6 +380,10 @@ const (
 	// code points (those, C0 controls, "%" and DEL).
 	forbiddenHost
 	forbiddenDomain
+
+	// Not one of the standard's sets: "\", which ReadAsSURT's path of a
+	// special URL writes as "%5C", as it is no separator there.
+	setBackslash
 )
 
 var encodeSet = func() (t [256]uint16) {
@@ -405,6 +409,7 @@ var encodeSet = func() (t [256]uint16) {
 	}
 	set("%\x7f", forbiddenDomain)
 	set("%", setTriplet)
+	set("\\", setBackslash)
 	for c := 0; c < 256; c++ {
 		if c == '%' || c <= ' ' || c == '\\' || c >= 0x7f {
 			t[c] |= setPOWDER

@@ -21,7 +21,20 @@ type plan struct {
 	resolve1808   bool // ResolveRFC1808
 	whatwg        bool // ParseWHATWG: the standard's parser and serializer
 	safeBrowsing  bool // ParseSafeBrowsing: its own reader and writer (safebrowsing.go), in place of all the rest
-	surtRead      bool // ReadAsSURT: the surt library's ports, file hosts and free-form paths (whatwg.go, keys.go)
+	surtRead      bool // ReadAsSURT: the surt library's ports, file hosts, numeric hosts, "\" and free-form paths (whatwg.go, keys.go)
+
+	// surtKeys is set in a plan with ReadAsSURT and in the plans it keys
+	// references and bases by (surtRef, refBase, absRef): the rules of
+	// ReadAsSURT that hold of a key whatever URL it was read from, and so
+	// of the URL the standard's resolution makes too: a domain the surt
+	// library reads as an IPv4 address ("1.2.3.4..") is one, and an
+	// opaque host of digits too (whatwg.go); TrimHostDots keeps ".." only
+	// after a domain the standard would reject without it (host.go); a
+	// ".." that the key steps decode at the root stays (keys.go); and
+	// with RemoveSessionIDs (surtSessions) the session ids are those of
+	// the library's patterns (params.go).
+	surtKeys     bool
+	surtSessions bool
 
 	// Writing the components (engine.go, host.go, whatwg.go).
 	lowerScheme   bool // LowercaseScheme (or the standard's)
@@ -164,12 +177,14 @@ func (pl *plan) has(s Step) bool { return pl.steps&(1<<s) != 0 }
 
 // compile derives a plan's rules from its steps. NewProfile has checked
 // that they do not conflict.
-func compile(steps uint64, rules *ruleSet) *plan {
+func compile(steps uint64, rules *ruleSet, surtKeys bool) *plan {
 	pl := &plan{steps: steps, rules: rules, keys: steps & keyStepBits}
 	has := pl.has
 	pl.whatwg = has(ParseWHATWG)
 	pl.safeBrowsing = has(ParseSafeBrowsing)
 	pl.surtRead = has(ReadAsSURT)
+	pl.surtKeys = surtKeys && pl.whatwg // (ReadAsSURT needs ParseWHATWG)
+	pl.surtSessions = pl.surtKeys && has(RemoveSessionIDs)
 	pl.defaultScheme = has(DefaultScheme)
 	pl.decodeAll = has(DecodeAll)
 	pl.plusToSpace = has(PlusToSpace)
@@ -243,15 +258,18 @@ var zeroPlan = func() *plan {
 	return internPlan(0, nil)
 }()
 
-// planKey is what a plan is interned by: its steps and rules, and
-// whether it keys blob: URLs as any other (see plan.blob): so does a
-// profile with an archive tool's step, and the plans it reads bases and
-// references with (refBase, absRef, surtRef), which lack that step but
-// read the same URLs.
+// planKey is what a plan is interned by: its steps and rules, whether
+// it keys blob: URLs as any other (see plan.blob): so does a profile with
+// an archive tool's step, and the plans it reads bases and references
+// with (refBase, absRef, surtRef), which lack that step but read the
+// same URLs; and whether it has ReadAsSURT's key rules (plan.surtKeys):
+// a plan with ReadAsSURT, and the plans it reads bases and references
+// with, which may lack it.
 type planKey struct {
 	steps     uint64
 	rules     *ruleSet
 	blobAsAny bool
+	surtKeys  bool
 }
 
 var (
@@ -262,7 +280,7 @@ var (
 // internPlan returns the interned plan of steps and rules, compiling it
 // (and its base) the first time. plansMu must be held.
 func internPlan(steps uint64, rules *ruleSet) *plan {
-	return internPlanKey(planKey{steps, rules, steps&archiveToolSteps != 0})
+	return internPlanKey(planKey{steps, rules, steps&archiveToolSteps != 0, steps&(1<<ReadAsSURT) != 0})
 }
 
 // internPlanKey is internPlan of a key: the plans a plan reads bases
@@ -272,7 +290,7 @@ func internPlanKey(k planKey) *plan {
 		return pl
 	}
 	steps, rules := k.steps, k.rules
-	pl := compile(steps, rules)
+	pl := compile(steps, rules, k.surtKeys)
 	plans[k] = pl
 	if b := steps &^ keyStepBits; b != steps || rules != nil {
 		pl.base = internPlan(b, nil)
@@ -280,11 +298,11 @@ func internPlanKey(k planKey) *plan {
 		pl.base = pl
 	}
 	if pl.surtRead {
-		pl.surtRef = internPlanKey(planKey{steps &^ (1 << ReadAsSURT), rules, k.blobAsAny})
+		pl.surtRef = internPlanKey(planKey{steps &^ (1 << ReadAsSURT), rules, k.blobAsAny, true})
 	}
 	if pl.whatwg {
-		pl.refBase = internPlanKey(planKey{steps & refBaseSteps, nil, k.blobAsAny})
-		pl.absRef = internPlanKey(planKey{steps &^ (1 << DefaultScheme), rules, k.blobAsAny})
+		pl.refBase = internPlanKey(planKey{steps & refBaseSteps, nil, k.blobAsAny, k.surtKeys})
+		pl.absRef = internPlanKey(planKey{steps &^ (1 << DefaultScheme), rules, k.blobAsAny, k.surtKeys})
 		if steps&blobEditSteps != 0 && !k.blobAsAny {
 			pl.blob = internPlan(steps&blobSteps, nil)
 		}

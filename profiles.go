@@ -81,13 +81,15 @@ var (
 	// Archive is the canonicalization the Internet Archive's surt library
 	// applies by default before writing a CDX key (see SURT): a WHATWG
 	// parse (http:// added when there is no scheme) that reads ports,
-	// file hosts and paths without a host as the library does
-	// (ReadAsSURT: "ftp://h:21/" keeps its port), then without the
-	// fragment and userinfo, "www" and "wwwN" stripped, path and query
-	// decoded repeatedly and lowercased, "//" collapsed, session ids, a
-	// trailing "/" and an empty "?" removed, and the parameters sorted
-	// whole. Its keys are for looking URLs up in an archive, not for
-	// fetching: it merges path case and every escape with its character.
+	// numeric hosts, file: URLs, a "\" in a path, a ".." above the root
+	// and paths without a host as the library does (ReadAsSURT:
+	// "ftp://h:21/" keeps its port, "http://0x7f/" is a name), then
+	// without the fragment and userinfo, "www" and "wwwN" stripped, path
+	// and query decoded repeatedly and lowercased, "//" collapsed, the
+	// library's session ids, a trailing "/" and an empty "?" removed, and
+	// the parameters sorted whole. Its keys are for looking URLs up in an
+	// archive, not for fetching: it merges path case and every escape
+	// with its character.
 	Archive = mustProfile(ParseWHATWG, DefaultScheme, RemoveFragment, TrimHostDots, RemoveUserinfo, StripWWWN,
 		DecodePathRepeatedly, DecodeQueryRepeatedly, CollapseSlashes, LowercasePath, RemoveSessionIDs,
 		RemoveTrailingSlash, LowercaseQuery, RemoveEmptyQuery, SortQueryPairs, ReadAsSURT)

@@ -96,25 +96,26 @@ var (
 	propLabels     = []string{"h", "a", "example", "com", "org", "www", "www2", "WWW", "Example", "EXAMPLE",
 		"xn--bcher-kva", "bücher", "BÜCHER", "ΑΒΓ", "ß", "faß", "B\u0301", "e\u0301", "\u0301", "a_b", "a-", "-a",
 		"", "%2e", "%2E", "%41", "%61", "%zz", "%", "%C3%BC", "。", "．", "１２３", "0x7f", "0", "1", "255", "256",
-		"4294967295", "077", "09", "a,b", "a b", "a!$", "xn--", "xn--a", "XN--BCHER-KVA", "ｅｘａｍｐｌｅ", "日本",
+		"4294967295", "077", "09", "0123", "00", "08", "a,b", "a b", "a!$", "xn--", "xn--a", "XN--BCHER-KVA", "ｅｘａｍｐｌｅ", "日本",
 		"㌖", "㍿", "ﷺ", "Ｃ", "\u212a", "C", "%43", "c"}
 	propHostDots = []string{".", ".", ".", "。", "．", "｡", "%2e", "%2E", ".."}
 	propHosts    = []string{"[::1]", "[1:0::]", "[::ffff:1.2.3.4]", "[v1.x]", "[0:0:0:0:0:0:0:1]", "[", "]",
-		"1.2.3.4", "0x42660793", "1113982867", "127.1", "0.0.0.0", "[::1%25eth0]", "localhost", "LOCALHOST", ""}
+		"1.2.3.4", "0x42660793", "1113982867", "127.1", "0.0.0.0", "[::1%25eth0]", "localhost", "LOCALHOST", "",
+		"0x7f.1", "1.2.3.4..", "1113982867..", "www.1.2.."}
 	propPorts    = []string{":80", ":443", ":21", ":", ":0080", ":65535", ":65536", ":x", ":8080", ":0", ":1%30"}
 	propSegments = []string{"", "a", "b", "B", "Ä", "B\u0301", "e\u0301", "\u0301", "%", "%2", "%zz", "%41",
 		"%61", "%7e", "%7E", "~", "%2e", "%2E%2e", ".", "..", ".%2e", "%2F", "%2f", "%5C", `\`, "index.html",
 		"index.php", "default.aspx", ";jsessionid=0123456789abcdef0123", "x;jsessionid=ABCDEF0123456789",
-		"(S(tuucni55xfzj2xqx1mnqdg55))", "a b", "C:", "C|", "c%3A", "日本", "%E6%97%A5", "%C3%A9", "e%CC%81",
+		"(S(tuucni55xfzj2xqx1mnqdg55))", "(tuucni55xfzj2xqx1mnqdg55)", "x.aspx", "a b", "C:", "C|", "c%3A", "日本", "%E6%97%A5", "%C3%A9", "e%CC%81",
 		"a;b", "a=b", "%25", "%2541", "%u0041", "a\tb", "%00", "ﬁ", "Ω", "Ǆ", "İ", "%C4%B0", "\u212a",
 		"e\u0301", "A\u030a", "a+b", "+", "X\u037eb", "a\u1fefb", "a" + strings.Repeat("\u0301", 31),
 		"a" + strings.Repeat("\u0301", 30) + "\u034f\u0301", "http%3A//u:x@h", "..%2Fhttp%253A//u:x@h"}
 	propParamNames = []string{"a", "b", "A", "q", "x", "utm_source", "utm_medium", "UTM_Campaign", "gclid", "fbclid",
 		"sid", "SID", "PHPSESSID", "jsessionid", "sessionid", "ref", "pk_campaign", "x[]", "ids[]", "%61", "a+b",
-		"", "k", "B\u0301", "é", "%C3%A9", "lang", "page"}
+		"", "k", "B\u0301", "é", "%C3%A9", "lang", "page", "cfid", "CFTOKEN", "mysid", "ASPSESSIONIDABCDEFGH"}
 	propParamValues = []string{"", "1", "2", "x", "X", "%20", "+", "é", "%C3%A9", "0123456789abcdef0123456789abcdef",
 		"k11lf2097p3d8ucjusrcidcle6", "B\u0301%", "%", "%zz", "%41", "a b", "a=b", "%26", "\u0301", "ß",
-		"\x0e\x0f\x1b", "ߐ€😀", "&#8364;", "e\u0301", "A\u030a", "\u037e", "a" + strings.Repeat("\u0301", 31)}
+		"\x0e\x0f\x1b", "ߐ€😀", "&#8364;", "abcdefghijklmnopqrstuvwx", "e\u0301", "A\u030a", "\u037e", "a" + strings.Repeat("\u0301", 31)}
 	propFragments = []string{"", "x", "%41", "a b", "é", "B\u0301%", "#", "%zz", "\u0301", "/a/../b", "e\u0301", "\u037e"}
 	// propInsertions are what a mutation inserts.
 	propInsertions = []string{"%", "/", `\`, ".", ":", "@", "?", "#", "\t", "\n", " ", "\x00", "\x7f", "\x80",

@@ -247,6 +247,9 @@ func sameLean(t *testing.T, bu *url, ref string, p Profile) bool {
 		return false
 	}
 	pl := p.plan()
+	if pl.surtRead {
+		pl = pl.surtRef // (the plan NormalizeRef and Base resolve by: see plan.surtRef)
+	}
 	var lean, eng url
 	resolveLean(&lean, bu, ref, lr, pl, nil)
 	if f := resolveWHATWGInto(&eng, bu, ref, pl, nil); f != nil {
@@ -326,14 +329,20 @@ func TestResolveLean(t *testing.T) {
 // ReadAsSURT documents for a reference: the URL Standard's resolution
 // (NormalizeRef under WHATWG), then Archive's key of the URL it makes,
 // over bases with and without a host, with a default port and with
-// "localhost", and references of each form (relative paths with dot
-// segments and "//", network paths to such hosts, absolute URLs).
+// "localhost", a numeric host and a "\\" in the path, and references of
+// each form (relative paths with dot segments, "//" and "\\", network
+// paths to such hosts and to numeric ones, absolute URLs, session ids).
 func TestReadAsSURTRefs(t *testing.T) {
 	bases := []string{"file:///a/b/c", "file:///a/./b//c", "file://localhost/a/b", "ftp://h.example:21/a/b",
-		"http://h.example/a/b", "ws://h.example:80/a/", "foo:/a/b", "foo://h/a/b"}
+		"http://h.example/a/b", "ws://h.example:80/a/", "foo:/a/b", "foo://h/a/b", "http://1.2.3.4../a/b",
+		"http://0x7f.1/a\\b/c", "http://h.example/a%5Cb/c", "file://"}
 	refs := []string{"x", "../x", "./x/../y", ".//x", "..//x", "x//y/./z", "/p/./q//r", "?q", "#f", "",
 		"//localhost/y", "//h.example:21/y/../z", "//h.example/y", "///y", "ftp://h.example:21/z",
-		"file://localhost/z/./w", "file:///z//w/../v", "%2e%2e/x", "a/%2E/b", "mailto:Joe@Example.COM", "javascript:Foo(1)"}
+		"file://localhost/z/./w", "file:///z//w/../v", "%2e%2e/x", "a/%2E/b", "mailto:Joe@Example.COM", "javascript:Foo(1)",
+		"x\\y\\..\\z", "\\\\h.example\\y", "../../../x", "%252e%252e/x", "//0x42660793/y", "//1113982867../y",
+		"//www.1.2.3.4../y", "//0x7f../y", "foo://1113982867/y", "x?SID=k11lf2097p3d8ucjusrcidcle6",
+		"x?a=1&jsessionid=0123456789abcdef0123456789abcdef", "x;jsessionid=0123456789abcdef0123456789abcdef",
+		"(S(0123456789abcdefghijklmn))/(S(0123456789abcdefghijklmn))/p.aspx", "file:", "file://?q"}
 	for _, base := range bases {
 		b, err := NewBase(base, Archive)
 		if err != nil {

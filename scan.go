@@ -138,7 +138,7 @@ func (u *url) scan(s string, pl *plan, ho *handover) scanResult {
 		}
 	case seen&fUpper != 0 && !pl.lowerHost,
 		host[len(host)-1] == '.', len(host) > MaxHostLength,
-		pl.trimDots && trimsDots(host),
+		pl.trimDots && trimsDots(host, pl.surtKeys),
 		endsInNumber(host) && !numericHostValid(host), // rejected (or, in WHATWG, rewritten): the engine's
 		pl.toUnicode && hasACEPrefix(host),
 		pl.fileLocalhost && kind == schemeFile && strings.EqualFold(host, "localhost"):
@@ -256,6 +256,9 @@ func (u *url) scanTail(s string, pl *plan, k int, kind schemeKind) bool {
 			if seg := dotSegmentAt(s, k); seg > 0 {
 				if dots {
 					w.run(from, k)
+					if seg == 2 && pl.surtRead && w.length()-pathAt == 1 {
+						return false // a ".." above the root, which ReadAsSURT keeps: the engine's
+					}
 					dropDotSegment(w, pathAt, seg)
 					if k += seg; k < n && s[k] == '/' {
 						k++ // the output ends with "/" already

@@ -312,7 +312,9 @@ const LowercasePath Step = 31
 // cfid and cftoken when their value has the shape of an id, and the
 // ASP.NET cookieless "/(S(id))/" segment (Heritrix's and the Internet
 // Archive's rules, with the shapes params.go gives), and any parameter
-// named in the profile's Rules SessionParams. "?sid=3" stays. As a
+// named in the profile's Rules SessionParams. "?sid=3" stays. With
+// ReadAsSURT the built-in rules are the surt library's patterns
+// instead (see ReadAsSURT). As a
 // servlet container does, it strips a path parameter before the path's
 // dot segments are resolved, by the profile's rule ("/a/..;jsessionid=
 // <id>/b" is "/b"); with CollapseSlashes in the profile, the "//" a cut
@@ -404,22 +406,53 @@ const ParseSafeBrowsing Step = 41
 
 // ReadAsSURT makes ParseWHATWG (which it needs) read a URL as the
 // Internet Archive's surt library reads it where the two differ, so
-// that the SURT of a key (SURT) is the library's CDX key: only http's
-// 80 and https's 443 are default ports, as in the library's
-// getDefaultPort (ftp's ":21" stays, and ws's ":80"); a file URL
-// keeps its host "localhost", which the standard drops; and the path
-// of a URL without a host keeps its "." and ".." segments and its
-// empty segments ("file:///a/./b//c" stays as it is), as the
-// library's normalizePath runs only with a host ("else path is
-// free-form"): the key steps that would remove them (CollapseSlashes,
-// and DecodePathRepeatedly's removal of the dot segments it decodes)
-// leave such a path alone. It changes how the input is read, so it
-// acts with the parser, though it is declared last (so that no other
-// Step changes value). NormalizeRef and Base resolve a reference as a
-// browser does (the URL Standard's resolution, which removes dot
-// segments and drops ":21" and "localhost"), then key the URL it
-// makes by the profile: the library reads the URLs a crawler wrote,
-// never a reference.
+// that the SURT of a key (SURT) is the library's CDX key:
+//   - only http's 80 and https's 443 are default ports, as in the
+//     library's getDefaultPort (ftp's ":21" stays, and ws's ":80");
+//   - a file URL keeps its host "localhost", which the standard drops,
+//     and "file://" and "file:" have no path (the library writes
+//     "file:");
+//   - the path of a URL without a host keeps its "." and ".."
+//     segments and its empty segments ("file:///a/./b//c" stays as it
+//     is), as the library's normalizePath runs only with a host ("else
+//     path is free-form"): the key steps that would remove them
+//     (CollapseSlashes, and DecodePathRepeatedly's removal of the dot
+//     segments it decodes) leave such a path alone; in a path with a
+//     host, a ".." above the root is a segment, as normalizePath keeps
+//     it ("/../x" stays; "/../../x" is "/x");
+//   - a "\" in the path of a special URL after its first byte is a
+//     byte of its segment, written "%5C", not a separator, as the
+//     library reads "/" alone (the path "/a\b" is "/a%5Cb"); one
+//     where the authority ends (after the host "h" of "//h\a") reads
+//     as the standard reads it;
+//   - a host is an IPv4 address where the library reads one and a
+//     name where it reads a name: digits alone are a decimal number
+//     masked to 32 bits ("0123" is 0.0.0.123), one to four parts of
+//     decimal digits, or of octal ones after a "0", are read as the C
+//     library's inet_aton reads them, a host with a hex part is a name
+//     ("0x7f.1"), and the dots at a host's ends go first ("1.2.3.4.."
+//     is 1.2.3.4; TrimHostDots keeps ".." only after a host the
+//     standard would reject without them, "a.1.."); an opaque host of
+//     digits too ("foo://1113982867" is 66.102.7.147). A host the
+//     standard rejects ("1.2.3.256") is still an error;
+//   - with RemoveSessionIDs, the session ids are those of the
+//     library's patterns: in the query, "jsessionid=", "phpsessid=" or
+//     "sid=" and exactly 32 letters or digits, "aspsessionid", 8
+//     letters, "=" and 24 letters, "cfid=" and a value then
+//     "&cftoken=" and a value, wherever they start and with the "&"
+//     after them ("?x=1&jsessionid=<32>" is "?&x=1"); in the path, an
+//     ASP.NET ticket segment before a page ".aspx", and no path
+//     parameter. Where the library's result would still hold one (two
+//     of one name), every parameter or segment that holds one goes, so
+//     that the key is a fixed point.
+//
+// It changes how the input is read, so it acts with the parser,
+// though it is declared last (so that no other Step changes value).
+// NormalizeRef and Base resolve a reference as a browser does (the
+// URL Standard's resolution, which removes dot segments, reads "\"
+// as "/" and drops ":21" and "localhost"), then key the URL it makes
+// by the profile: the library reads the URLs a crawler wrote, never a
+// reference.
 //
 //	FTP://h:21/a/./b -> ftp://h:21/a/b
 const ReadAsSURT Step = 42

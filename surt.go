@@ -70,8 +70,9 @@ const (
 // first (it lowercases it, drops "www." and session ids, removes dot
 // segments); the [Archive] profile does that part, so that
 // SURT(Normalize(x, Archive)) is the library's key of x, but for the
-// departures docs/deviations.md lists (hosts the URL Standard rejects,
-// file: URLs with dot segments, ftp's ":21"). SURT of a key of another
+// departures docs/deviations.md lists (hosts the URL Standard rejects, a
+// "\" where the authority ends, the case of a file: URL's scheme, IDNA
+// 2003's mappings). SURT of a key of another
 // profile writes that key's URL as the library would, without Archive's
 // canonicalization.
 //

@@ -101,6 +101,9 @@ func (e *engine) whatwgHost() (int, *failure) {
 			}
 		}
 		e.encode(i, j, setC0)
+		if e.pl.surtKeys {
+			e.opaqueSURTAddress(at)
+		}
 		return w.length() - at, nil
 	}
 	if i == j {
@@ -118,26 +121,36 @@ func (e *engine) whatwgHost() (int, *failure) {
 				return 0, fail(ComponentHost, k, ErrInvalidHost, "forbidden domain code point")
 			}
 		}
-		if !whatwgEndsInNumber(s[i:j]) {
-			if e.pl.trimDots && trimsDots(s[i:j]) {
-				e.whatwgDomain(trimDomainDots(appendLower(nil, s[i:j])), i, j)
+		host := s[i:j]
+		if !whatwgEndsInNumber(host) {
+			if e.pl.surtKeys && whatwgSURTAddress(e, host, i, j) {
 				return w.length() - at, nil
 			}
-			if e.dropsLocalhost(s[i:j]) {
+			if e.pl.trimDots && trimsDots(host, e.pl.surtKeys) {
+				e.whatwgDomain(trimDomainDots(appendLower(nil, host), e.pl.surtKeys), i, j)
+				return w.length() - at, nil
+			}
+			if e.dropsLocalhost(host) {
 				return 0, nil
 			}
 			e.lowerRun(i, j)
 			return w.length() - at, nil
 		}
 		var buf [16]byte
-		out, ok := appendIPv4(buf[:0], []byte(s[i:j]))
+		out, ok := appendIPv4(buf[:0], []byte(host))
 		if !ok {
 			return 0, fail(ComponentHost, i, ErrInvalidHost, "invalid IPv4 address")
 		}
-		if string(out) == s[i:j] {
-			w.run(i, j)
-		} else {
-			writeBytes(w, out)
+		switch {
+		case !e.pl.surtRead:
+			e.whatwgAddress(out, i, j)
+		case whatwgSURTAddress(e, host, i, j): // (written)
+		case e.pl.trimDots && trimsDots(host, true):
+			// A name to the surt library ("0x7f.", "00.1.2.8"), which
+			// the standard reads as an address.
+			e.whatwgDomain(trimDomainDots(appendLower(nil, host), true), i, j)
+		default:
+			e.lowerRun(i, j)
 		}
 		return w.length() - at, nil
 	}
@@ -151,18 +164,73 @@ func (e *engine) whatwgHost() (int, *failure) {
 		if !ok {
 			return 0, fail(ComponentHost, i, ErrInvalidHost, "invalid IPv4 address")
 		}
-		if string(out) == s[i:j] {
-			w.run(i, j)
-		} else {
-			writeBytes(w, out)
+		if !e.pl.surtRead {
+			e.whatwgAddress(out, i, j)
+			return w.length() - at, nil
 		}
+		if whatwgSURTAddress(e, ascii, i, j) {
+			return w.length() - at, nil
+		}
+	} else if e.pl.surtKeys && whatwgSURTAddress(e, ascii, i, j) {
 		return w.length() - at, nil
 	}
-	if e.pl.trimDots && trimsDots(ascii) {
-		ascii = trimDomainDots(ascii)
+	if e.pl.trimDots && trimsDots(ascii, e.pl.surtKeys) {
+		ascii = trimDomainDots(ascii, e.pl.surtKeys)
 	}
 	e.whatwgDomain(ascii, i, j)
 	return w.length() - at, nil
+}
+
+// whatwgAddress writes out, the IPv4 address the host s[i:j] was read as:
+// the input itself when they are the same bytes.
+func (e *engine) whatwgAddress(out []byte, i, j int) {
+	if string(out) == e.s[i:j] {
+		e.u.w.run(i, j)
+	} else {
+		writeBytes(&e.u.w, out)
+	}
+}
+
+// whatwgSURTAddress writes the IPv4 address that the surt library reads
+// the domain d (the host s[i:j], ASCII, in any case) as, and reports
+// whether it reads one (appendSURTIPv4); it writes nothing otherwise.
+// Under ReadAsSURT a host is an address where the library reads one, so
+// that its SURT is the library's: "1113982867.." is 66.102.7.147 (a
+// domain to the standard), "0x42660793" a name (an address to it). The
+// standard decides which hosts are valid: one it rejects ("1.2.3.256")
+// is still an error.
+func whatwgSURTAddress[T string | []byte](e *engine, d T, i, j int) bool {
+	if len(d) == 0 || (d[0] < '0' || d[0] > '9') && d[0] != '.' {
+		return false // (most hosts: a letter first)
+	}
+	var buf [16]byte
+	out, ok := appendSURTIPv4(buf[:0], d)
+	if ok {
+		e.whatwgAddress(out, i, j)
+	}
+	return ok
+}
+
+// opaqueSURTAddress rewrites the opaque host written from offset at on
+// as the IPv4 address the surt library reads it as, where it reads one
+// (appendSURTIPv4: "foo://1113982867" is 66.102.7.147): the library reads
+// any scheme's host so. The host is read as written, its escapes spelled
+// as the plan spells them ("1.%2E" is "1.." with DecodeUnreserved), as
+// the key is read again.
+func (e *engine) opaqueSURTAddress(at int) {
+	w := &e.u.w
+	var buf [16]byte
+	var out []byte
+	ok := false
+	switch str, b := w.tail(at); {
+	case len(b) > 0 && (b[0] >= '0' && b[0] <= '9' || b[0] == '.'):
+		out, ok = appendSURTIPv4(buf[:0], b)
+	case b == nil && str != "" && (str[0] >= '0' && str[0] <= '9' || str[0] == '.'):
+		out, ok = appendSURTIPv4(buf[:0], str)
+	}
+	if ok {
+		w.replaceTail(at, out)
+	}
 }
 
 // whatwgDomain writes the domain d, the host s[i:j] as domain to ASCII
@@ -265,25 +333,44 @@ func (e *engine) whatwgPath(pathAt int) {
 		return
 	}
 	special := pr.special
-	isSep := func(c byte) bool { return c == '/' || (special && c == '\\') }
-	if i == j && !special {
+	file := e.kind == schemeFile
+	if i == j && (!special || file && e.pl.surtRead && e.u.hostlessPath()) {
+		// (ReadAsSURT: "file://" and "file:" have no path, as the surt
+		// library reads them, which writes them "file:".)
 		return
 	}
-	if i < j && isSep(s[i]) {
+	if i < j && (s[i] == '/' || special && s[i] == '\\') {
 		i++
 	}
-	file := e.kind == schemeFile
+	// Under ReadAsSURT a "\" after the first byte of a special URL's
+	// path is no separator but a byte of its segment, written "%5C", as
+	// the surt library, which reads "/" alone, keeps it; the first, where
+	// the authority ends ("http://h\a"), is the path's "/" as in the
+	// standard.
+	sep := byte('/')
+	set := setPath
+	if special && !e.pl.surtRead {
+		sep = '\\'
+	} else if special {
+		set |= setBackslash
+	}
 	// A path without a host is free-form to the surt library: under
 	// ReadAsSURT its "." and ".." segments are segments like any other.
 	dots := !e.pl.surtRead || !e.u.hostlessPath()
 	for {
 		k := i
-		for k < j && !isSep(s[k]) {
+		for k < j && s[k] != '/' && s[k] != sep {
 			k++
 		}
 		last := k == j
 		seg := s[i:k]
 		switch {
+		case dots && isDoubleDot(seg) && segments == 0 && e.pl.surtRead:
+			// A ".." above the root is a segment to the surt library's
+			// normalizePath, which a ".." after it removes as any other
+			// ("/../x" stays, "/../../x" is "/x").
+			w.str("/..")
+			segments++
 		case dots && isDoubleDot(seg):
 			if segments > 0 {
 				segments = e.whatwgShorten(pathAt, segments, file)
@@ -300,7 +387,7 @@ func (e *engine) whatwgPath(pathAt int) {
 		default:
 			w.byte('/')
 			if !(file && segments == 0 && e.whatwgDriveLetter(seg, i)) {
-				e.encode(i, k, setPath)
+				e.encode(i, k, set)
 			}
 			segments++
 		}

@@ -9,13 +9,16 @@ See README.md in this directory for the file formats and the exact
 commands; in short:
 
   unshare -rn /usr/bin/python3 testdata/surt-ia/generate.py surt SURT_DIR COMMIT
+  unshare -rn /usr/bin/python3 testdata/surt-ia/generate.py heldout SURT_DIR COMMIT MIRRORS
   /usr/bin/python3 testdata/surt-ia/generate.py differences CANON_BINARY
 
 SURT_DIR holds surt's source tree (surt/ and tests/test_surt.py), COMMIT
-is the commit it was taken from (recorded only). Run the first command in
-a network namespace of its own (unshare -rn): surt resolves some numeric
-host names with socket.gethostbyname_ex, and nothing should leave the
-machine. CANON_BINARY is `go build -o CANON_BINARY ./cmd/canon`.
+is the commit it was taken from (recorded only). Run the first two
+commands in a network namespace of their own (unshare -rn): surt resolves
+some numeric host names with socket.gethostbyname_ex, and nothing should
+leave the machine. MIRRORS holds a clone of each repository the held-out
+sets come from (HELDOUT below), as MIRRORS/OWNER+NAME/repo, with the
+commit HELDOUT names. CANON_BINARY is `go build -o CANON_BINARY ./cmd/canon`.
 """
 
 import ast
@@ -471,6 +474,235 @@ def cmd_surt(surt_dir, commit):
 
 
 # ---------------------------------------------------------------------------
+# Held-out sets: URLs in no file of canon but these, keyed by surt, so
+# that canon's Archive keys are measured on URLs its rules were not made
+# from. Each set is read from a repository at a fixed commit, the way its
+# "extract" says; heldout/sets.json records where, how and what came out.
+
+HELDOUT_DIR = os.path.join(HERE, "heldout")
+
+HELDOUT = [
+    # The lists of ada-url/url-various-datasets: one URL a line.
+    {"name": "kasztp", "kind": "real", "repo": "ada-url/url-various-datasets",
+     "commit": "96a6fdd1e36a98904025ed5d1efd5ac9375bc18c", "paths": ["others/kasztp.txt"],
+     "extract": "lines",
+     "licence": "MIT or Apache-2.0 (LICENSE-MIT, LICENSE_APACHE of ada-url/url-various-datasets, Copyright 2023 Ada authors); "
+                "the repository's README says the list comes from kasztp/URL_Shortener (MIT License)",
+     "what": "test URLs of kasztp/URL_Shortener, as the dataset repository republishes them"},
+    {"name": "userbait", "kind": "real", "repo": "ada-url/url-various-datasets",
+     "commit": "96a6fdd1e36a98904025ed5d1efd5ac9375bc18c", "paths": ["others/userbait.txt"],
+     "extract": "lines",
+     "licence": "MIT or Apache-2.0 (LICENSE-MIT, LICENSE_APACHE of ada-url/url-various-datasets, Copyright 2023 Ada authors); "
+                "the repository's README says the list comes from userbait/phishing_sites_detector (\"unknown copyright\")",
+     "what": "URLs of userbait/phishing_sites_detector (phishing and legitimate sites), as the dataset repository republishes them"},
+    {"name": "node-files", "kind": "real", "repo": "ada-url/url-various-datasets",
+     "commit": "96a6fdd1e36a98904025ed5d1efd5ac9375bc18c", "paths": ["files/node_files.txt"],
+     "extract": "lines", "sample": 10,
+     "licence": "MIT or Apache-2.0 (LICENSE-MIT, LICENSE_APACHE of ada-url/url-various-datasets, Copyright 2023 Ada authors)",
+     "what": "the source files of a Node.js snapshot as file: URLs; every 10th line (lines 1, 11, 21, ...), as the whole list "
+             "(2.5 MB) repeats one shape"},
+    {"name": "isaacs-files", "kind": "real", "repo": "ada-url/url-various-datasets",
+     "commit": "96a6fdd1e36a98904025ed5d1efd5ac9375bc18c", "paths": ["files/isaacs_files.txt"],
+     "extract": "lines",
+     "licence": "MIT or Apache-2.0 (LICENSE-MIT, LICENSE_APACHE of ada-url/url-various-datasets, Copyright 2023 Ada authors)",
+     "what": "file: URLs of one developer's files, and the node: URLs among them"},
+    # Links in documentation: every URL written in the file.
+    {"name": "awesome-go", "kind": "real", "repo": "avelino/awesome-go",
+     "commit": "c4bc4eb428f49593eac16307f76e691dcac06589", "paths": ["README.md"],
+     "extract": "markdown",
+     "licence": "MIT, Copyright (c) 2014 Thiago Avelino (LICENSE of avelino/awesome-go)",
+     "what": "the links of the awesome-go list (Go projects, their documentation and badges)"},
+    {"name": "public-apis", "kind": "real", "repo": "public-apis/public-apis",
+     "commit": "c045a2eb505f0f8b7992bb4af53cc020f25003fd", "paths": ["README.md"],
+     "extract": "markdown",
+     "licence": "MIT, Copyright (c) 2022 public-apis (LICENSE of public-apis/public-apis)",
+     "what": "the links of the public-apis list (web APIs and their documentation)"},
+    # URLs in other projects' test suites: the string literals that are URLs.
+    {"name": "heritrix3-tests", "kind": "test-suite", "repo": "internetarchive/heritrix3",
+     "commit": "5ada2a784a7b9ee066d6181c40777f41dc4357a3", "paths": [r"src/test/java/.*\.java$"],
+     "extract": "java",
+     "licence": "Apache-2.0 (LICENSE of internetarchive/heritrix3)",
+     "what": "the URL string literals of Heritrix's Java tests (crawler, canonicalization, session ids, extractors)"},
+    {"name": "w3lib-tests", "kind": "test-suite", "repo": "scrapy/w3lib",
+     "commit": "ed01dc04608336967356417f472a691b82bcfbe4", "paths": [r"^tests/.*\.py$"],
+     "extract": "python",
+     "licence": "BSD-3-Clause, Copyright (c) w3lib and Scrapy developers (LICENSE of scrapy/w3lib)",
+     "what": "the URL string literals of w3lib's Python tests (URL canonicalization and safety)"},
+]
+
+MARKDOWN_URL = re.compile(rb"(?:https?|ftp|file)://[^\s<>\"'`)\]]+", re.I)
+LITERAL_URL = re.compile(r"^(?:https?|ftp|file)://", re.I)
+JAVA_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def git_show(repo_dir, commit, path):
+    return subprocess.run(["git", "-C", repo_dir, "show", "%s:%s" % (commit, path)],
+                          stdout=subprocess.PIPE, check=True).stdout
+
+
+def git_files(repo_dir, commit):
+    out = subprocess.run(["git", "-C", repo_dir, "ls-tree", "-r", "--name-only", commit],
+                         stdout=subprocess.PIPE, check=True).stdout.decode("utf-8")
+    return [f for f in out.split("\n") if f]
+
+
+def java_unescape(s):
+    """A Java string literal's text, its escapes read; ValueError for an
+    escape Java does not have (a literal misread around a char '"')."""
+    out, i = [], 0
+    while i < len(s):
+        c = s[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        n = s[i + 1]
+        if n == "u":
+            j = i + 1
+            while s[j] == "u":
+                j += 1
+            out.append(chr(int(s[j:j + 4], 16)))
+            i = j + 4
+        elif n in "01234567":
+            m = re.match(r"[0-7]{1,3}", s[i + 1:]).group(0)
+            out.append(chr(int(m, 8)))
+            i += 1 + len(m)
+        elif n in "\\\"'ntrbfs":
+            out.append({"\\": "\\", '"': '"', "'": "'", "n": "\n", "t": "\t", "r": "\r",
+                        "b": "\b", "f": "\f", "s": " "}[n])
+            i += 2
+        else:
+            raise ValueError("escape \\" + n)
+    return "".join(out)
+
+
+def literals(path, src):
+    """The string literals of a Python or Java source, in order."""
+    if path.endswith(".py"):
+        tree = ast.parse(src)
+        in_fstring = set()
+        for n in ast.walk(tree):
+            if isinstance(n, ast.JoinedStr):
+                in_fstring.update(id(v) for v in ast.walk(n))
+        found = sorted((n.lineno, n.col_offset, n.value) for n in ast.walk(tree)
+                       if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in in_fstring)
+        return [v for _, _, v in found]
+    # Java: comments out, a char literal '"' out, then each line's literals.
+    src = re.sub(r"/\*.*?\*/", " ", src, flags=re.S)
+    src = re.sub(r"(?m)^\s*//.*$", " ", src)
+    src = src.replace("'\"'", "' '")
+    out = []
+    for m in JAVA_STRING.finditer(src):
+        try:
+            out.append(java_unescape(m.group(1)))
+        except (ValueError, IndexError):
+            pass
+    return out
+
+
+def heldout_lines(spec, repo_dir, corpus):
+    """The set's lines (bytes) and the SHA-256 of each source file read."""
+    commit = spec["commit"]
+    hashes = collections.OrderedDict()
+    if spec["extract"] == "lines":
+        data = git_show(repo_dir, commit, spec["paths"][0])
+        hashes[spec["paths"][0]] = sha256(data)
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        return lines[::spec.get("sample", 1)], hashes
+    # Extracted sets: each URL once, in order of first appearance, none
+    # that is a line of canon's corpus.
+    seen, out = set(), []
+    if spec["extract"] == "markdown":
+        files = spec["paths"]
+    else:
+        files = [f for f in git_files(repo_dir, commit) if any(re.search(p, f) for p in spec["paths"])]
+    for f in files:
+        data = git_show(repo_dir, commit, f)
+        hashes[f] = sha256(data)
+        if spec["extract"] == "markdown":
+            # Every "scheme://..." up to white space or a delimiter of
+            # Markdown or HTML, less the punctuation that ends a sentence.
+            urls = [m.group(0).rstrip(b".,;:!?*_") for m in MARKDOWN_URL.finditer(data)]
+        else:
+            urls = [u.encode("utf-8", "surrogatepass") for u in literals(f, data.decode("utf-8"))
+                    if LITERAL_URL.match(u) and not any(c in u for c in "\t\n\r")]
+        for u in urls:
+            if u not in seen and u not in corpus:
+                seen.add(u)
+                out.append(u)
+    return out, hashes
+
+
+def heldout_corpus():
+    corpus = set()
+    for src, _ in DIFF_FILES:
+        corpus.update(read_lines(src)[1])
+    return corpus
+
+
+def cmd_heldout(surt_dir, commit, mirrors):
+    surt, tldextract, tx = setup_surt(surt_dir)
+    corpus = heldout_corpus()
+    os.makedirs(HELDOUT_DIR, exist_ok=True)
+    sets = []
+    for spec in HELDOUT:
+        repo_dir = os.path.join(mirrors, spec["repo"].replace("/", "+"), "repo")
+        lines, hashes = heldout_lines(spec, repo_dir, corpus)
+        buf = io.BytesIO()
+        excs = collections.Counter()
+        dns0 = len(socket.gethostbyname_ex.calls)
+        tld0 = len(tx.TLD_EXTRACTOR.calls)
+        non_utf8 = 0
+        for line in lines:
+            try:
+                url = line.decode("utf-8")
+            except UnicodeDecodeError:
+                url = line
+                non_utf8 += 1
+            try:
+                key = surt.surt(url)
+                key = key if isinstance(key, bytes) else key.encode("utf-8")
+            except Exception as e:  # noqa: BLE001 -- recorded, by name
+                excs[type(e).__name__] += 1
+                key = b"!" + type(e).__name__.encode("ascii")
+            buf.write(esc(line) + b"\t" + esc(key) + b"\n")
+        name = spec["name"] + ".tsv.gz"
+        write_gz(os.path.join(HELDOUT_DIR, name), buf.getvalue())
+        rec = collections.OrderedDict((k, spec[k]) for k in ("name", "kind", "repo", "commit", "paths", "extract"))
+        rec["repository"] = "https://github.com/" + spec["repo"]
+        if "sample" in spec:
+            rec["sample"] = spec["sample"]
+        rec["what"] = spec["what"]
+        rec["licence"] = spec["licence"]
+        rec["file"] = name
+        rec["lines"] = len(lines)
+        # The SHA-256 of the list of the files read, as sha256sum writes
+        # it ("HASH  PATH" lines, by path): one line per file of the set.
+        rec["source_files"] = len(hashes)
+        rec["source_sha256sum_sha256"] = sha256("".join("%s  %s\n" % (h, f) for f, h in sorted(hashes.items())).encode("utf-8"))
+        rec["exceptions"] = dict(sorted(excs.items()))
+        rec["non_utf8_lines"] = non_utf8
+        rec["tldextract_calls"] = len(tx.TLD_EXTRACTOR.calls) - tld0
+        rec["gethostbyname_ex_calls"] = len(socket.gethostbyname_ex.calls) - dns0
+        sets.append(rec)
+        print("%-16s %6d lines %s" % (spec["name"], len(lines), dict(excs)))
+    meta = collections.OrderedDict([
+        ("surt", {"repository": "https://github.com/internetarchive/surt", "commit": commit}),
+        ("python", sys.version.split()[0]),
+        ("tldextract", tldextract.__version__),
+    ])
+    doc = collections.OrderedDict([
+        ("comment", "Held-out sets: URLs of other projects keyed by the surt library (see README.md). "
+                    "Regenerate with generate.py heldout."),
+        ("meta", meta), ("sets", sets)])
+    with open(os.path.join(HELDOUT_DIR, "sets.json"), "w", encoding="utf-8") as f:
+        json.dump(doc, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+
+
+# ---------------------------------------------------------------------------
 # Differences from canon's Archive keys (canon -p archive -format surt).
 
 
@@ -592,7 +824,37 @@ def t_session(c, s, inp):
     return labels, port, s[2]
 
 
+def t_numeric_host(c, s, inp):
+    labels, port, rest = c
+    if s is None or labels == s[0]:
+        return None
+    numeric = lambda ls: all(re.fullmatch(rb"[0-9]+|0x[0-9a-f]*", l) for l in ls if l)
+    if numeric(labels) or numeric(s[0]):
+        return s[0], port, rest
+    return None
+
+
+def t_backslash_path(c, s, inp):
+    labels, port, rest = c
+    if s is None or b"\\" not in s[2] or b"\\" in rest:
+        return None
+    return labels, port, s[2]
+
+
+SESSION_NAME = re.compile(rb"(?:^|[?&;])[a-z]*(?:sid|sessionid|cfid|cftoken)[a-z]{0,8}=", re.I)
+
+
+def t_session_kept(c, s, inp):
+    # Before archive/9: a session id that canon's RemoveSessionIDs
+    # removed (its own shapes) and the library's patterns keep.
+    labels, port, rest = c
+    if s is None or rest == s[2] or len(SESSION_NAME.findall(s[2])) <= len(SESSION_NAME.findall(rest)):
+        return None
+    return labels, port, s[2]
+
+
 STEPS = [
+    ("numeric-host", t_numeric_host),
     ("empty-labels", t_empty_labels),
     ("www-public-suffix", t_www),
     ("idna-2003", t_idna),
@@ -601,6 +863,8 @@ STEPS = [
     ("escapes-surt-decodes", t_escapes),
     ("dots-at-root", t_root_dots),
     ("session-id-mid-parameter", t_session),
+    ("backslash-in-path", t_backslash_path),
+    ("session-id-kept", t_session_kept),
 ]
 
 # Classes of rows where one key has a host and the other none, or canon
@@ -610,8 +874,12 @@ def whole_class(inp, ck, sk):
     sch = scheme_of(inp)
     if ck == b"":
         return "canon-rejects"
+    if EXC_RE.match(sk.decode("latin-1")):
+        return "surt-rejects"
     if sch == b"file":
         return file_class(inp, ck, sk)
+    if authority_backslash(inp):
+        return "backslash-in-authority"
     if re.match(rb"^\s*https?://https?://", low):
         return "repeated-scheme"
     m = re.match(rb"^\s*[a-z][a-z0-9+.-]*://([^/?#]*)", low)
@@ -620,6 +888,17 @@ def whole_class(inp, ck, sk):
     if re.match(rb"^\s*[a-z][a-z0-9+.-]*:///", low):
         return "slashes-before-host"
     return None
+
+
+def authority_backslash(inp):
+    """Whether a "\\" is in what surt reads as the authority: among the
+    slashes after the scheme's ":", or before the first "/", "?" or "#"
+    after them (surt's parser reads "/" alone; the URL Standard ends a
+    special URL's authority at a "\\")."""
+    s = inp.strip()
+    m = re.match(rb"^[a-zA-Z][a-zA-Z0-9+.-]*:", s)
+    rest = s[m.end():] if m else s
+    return b"\\" in re.match(rb"^[/\\]*[^/?#]*", rest).group(0)
 
 
 def file_class(inp, ck, sk):
@@ -636,7 +915,9 @@ def file_class(inp, ck, sk):
         done.append("file-scheme-case")
     low = inp.lower().strip()
     if ck != sk:
-        if re.match(rb"^file://[a-z]:", low):
+        if sk == b"file:" and ck == b"file:/":
+            done.append("file-empty-path")
+        elif re.match(rb"^file://[a-z]:", low):
             done.append("file-drive-as-host")
         elif re.match(rb"^file://\.+/", low):
             done.append("file-dots-host")
@@ -665,6 +946,62 @@ def classify(inp, ck, sk):
     return "other"
 
 
+def heldout_differences(canon_bin, version, head):
+    """heldout/differences.tsv and heldout/figures.json: every held-out
+    line whose key differs, by class, and each set's counts."""
+    doc = json.load(open(os.path.join(HELDOUT_DIR, "sets.json"), encoding="utf-8"))
+    rows, figures = [], collections.OrderedDict()
+    for spec in doc["sets"]:
+        surt_rows = []
+        with gzip.open(os.path.join(HELDOUT_DIR, spec["file"]), "rb") as g:
+            for line in g.read().split(b"\n")[:-1]:
+                a, b = line.split(b"\t")
+                surt_rows.append((unesc(a), unesc(b)))
+        inputs = [r[0] for r in surt_rows]
+        keys = canon_run(canon_bin, inputs, "surt")
+        kinds = canon_run(canon_bin, inputs, "jsonl")
+        st = collections.Counter()
+        classes = collections.Counter()
+        for n, ((inp, sk), ck, kj) in enumerate(zip(surt_rows, keys, kinds), 1):
+            surt_fails = bool(EXC_RE.match(sk.decode("latin-1")))
+            if ck == sk:
+                st["equal"] += 1
+                continue
+            if ck == b"" and surt_fails:
+                st["both_reject"] += 1
+                continue
+            cls = classify(inp, ck, sk)
+            st["canon_rejects" if ck == b"" else "surt_rejects" if surt_fails else "differ"] += 1
+            classes[cls] += 1
+            note = json.loads(kj)["error"] if ck == b"" else ""
+            rows.append((spec["name"], inp, ck, sk, cls, n, note))
+        both = st["equal"] + st["differ"]
+        figures[spec["name"]] = collections.OrderedDict([
+            ("kind", spec["kind"]), ("lines", len(surt_rows)),
+            ("equal", st["equal"]), ("both_reject", st["both_reject"]),
+            ("canon_rejects", st["canon_rejects"]), ("surt_rejects", st["surt_rejects"]),
+            ("differ", st["differ"]),
+            ("equal_percent_of_both_key", round(100.0 * st["equal"] / both, 3) if both else None),
+            ("classes", dict(sorted(classes.items()))),
+        ])
+        print("%-16s %s" % (spec["name"], dict(figures[spec["name"]])))
+    buf = io.BytesIO()
+    buf.write(("# canon -p archive -format surt, key version %s, built at commit %s; surt 0.3.1 keys from heldout/*.tsv.gz\n"
+               % (version, head)).encode())
+    buf.write(b"# set\tinput\tcanon key\tsurt key\tclass\tline\tnote\n")
+    for r in rows:
+        buf.write(b"\t".join([r[0].encode(), esc(r[1]), esc(r[2]), esc(r[3]), r[4].encode(),
+                              str(r[5]).encode(), esc(r[6].encode("utf-8"))]) + b"\n")
+    open(os.path.join(HELDOUT_DIR, "differences.tsv"), "wb").write(buf.getvalue())
+    out = collections.OrderedDict([
+        ("comment", "Each held-out set's lines by outcome under canon's Archive keys in SURT form (see README.md); "
+                    "written by generate.py differences."),
+        ("key_version", version), ("sets", figures)])
+    with open(os.path.join(HELDOUT_DIR, "figures.json"), "w", encoding="utf-8") as f:
+        json.dump(out, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+
+
 def cmd_differences(canon_bin):
     rows = []
     stats = collections.Counter()
@@ -690,7 +1027,7 @@ def cmd_differences(canon_bin):
                 note = json.loads(kj)["error"]
             rows.append((inp, ck, sk, cls, "%s:%d" % (os.path.basename(src), n), note))
     order = [name for name, _ in STEPS]
-    first = ["canon-rejects", "file-scheme-case", "file-drive-as-host", "file-dots-host", "file-encoded-final-slash", "file-url"]
+    first = ["canon-rejects", "file-scheme-case", "file-drive-as-host", "file-dots-host", "file-encoded-final-slash", "file-empty-path", "file-url"]
     rank = lambda c: (first + order).index(c.split("+")[0]) if c.split("+")[0] in (first + order) else 99
     rows.sort(key=lambda r: (rank(r[3]), r[3], r[4].split(":")[0] != "real.txt", int(r[4].split(":")[1])))
     buf = io.BytesIO()
@@ -710,11 +1047,15 @@ def cmd_differences(canon_bin):
     for cls, rs in sorted(by.items(), key=lambda kv: -len(kv[1])):
         r = rs[0]
         print("%-40s %5d  e.g. %s | %s | %s" % (cls, len(rs), r[0].decode(), r[1].decode(), r[2].decode()))
+    if os.path.exists(os.path.join(HELDOUT_DIR, "sets.json")):
+        heldout_differences(canon_bin, canon_version(canon_bin), head)
 
 
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "surt":
         cmd_surt(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == "heldout":
+        cmd_heldout(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 3 and sys.argv[1] == "differences":
         cmd_differences(sys.argv[2])
     else:
