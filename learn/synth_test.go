@@ -729,12 +729,14 @@ func ruleCount(r canon.Rules) int {
 }
 
 // learnSynth runs the learner on the learn half, in its order.
-func learnSynth(learnSet []synthCapture) canon.Rules {
-	l := New(Options{})
-	for _, c := range learnSet {
-		l.Add(c.Capture)
+func learnSynth(t testing.TB, learnSet []synthCapture) canon.Rules {
+	t.Helper()
+	caps := make([]Capture, len(learnSet))
+	for i, c := range learnSet {
+		caps[i] = c.Capture
 	}
-	return l.Rules()
+	r, _ := learnAll(t, Options{}, caps)
+	return r
 }
 
 func TestSyntheticSites(t *testing.T) {
@@ -743,7 +745,7 @@ func TestSyntheticSites(t *testing.T) {
 		site := generateSites(seed)
 		learnSet, heldOut := site.split()
 		sc := newSynthScorer(t, site, heldOut)
-		rules := learnSynth(learnSet)
+		rules := learnSynth(t, learnSet)
 		got := sc.score(t, seed, rules)
 		base := sc.score(t, seed, synthBaseline(t, learnSet))
 		t.Logf("seed %d: %d captures (%d to learn from), %d hosts; learned %d rules: %v", seed,
@@ -860,11 +862,11 @@ func TestSyntheticDeterminism(t *testing.T) {
 	}
 	la, _ := a.split()
 	lb, _ := b.split()
-	ja, err := json.Marshal(learnSynth(la))
+	ja, err := json.Marshal(learnSynth(t, la))
 	if err != nil {
 		t.Fatal(err)
 	}
-	jb, err := json.Marshal(learnSynth(lb))
+	jb, err := json.Marshal(learnSynth(t, lb))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package canonbeam
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -79,7 +80,10 @@ func wantRules(t *testing.T, p canon.Profile, cs []learn.Capture) (canon.Rules, 
 	for _, c := range cs {
 		l.Add(c)
 	}
-	r := l.Rules()
+	r, err := l.Learn(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +248,7 @@ func TestParseCaptures(t *testing.T) {
 		learn.CrawlLog: {"2024-05-01T12:00:00.000Z 200 1234 http://h/", "yesterday 200 1 http://h/ L - text/html #1 20240501120000000+1 sha1:X - -"},
 		learn.Pairs:    {"no tab here", "http://h/\tsha1:X\tlater", "http://h/\tsha1:X\t1\t2"},
 	}
-	for _, f := range learn.Formats {
+	for _, f := range learn.Formats() {
 		t.Run(string(f), func(t *testing.T) {
 			lines := indexLines(cs, f)
 			extra := append([]string{"", "# a comment", "  "}, malformedLines[f]...)
@@ -260,26 +264,23 @@ func TestParseCaptures(t *testing.T) {
 			var want, wantFailures []string
 			var read []learn.Capture
 			byLine := map[int]string{}
-			err := learn.ReadCaptures(strings.NewReader(strings.Join(lines, "\n")), f, func(c learn.Capture) error {
-				read = append(read, c)
-				want = append(want, formatCapture(CaptureOf(c)))
-				return nil
-			}, func(n int, err error) {
-				byLine[n] = err.Error()
-			})
-			if err != nil {
-				t.Fatal(err)
+			for c, err := range learn.ReadCaptures(strings.NewReader(strings.Join(lines, "\n")), f) {
+				var le *learn.LineError
+				switch {
+				case errors.As(err, &le):
+					byLine[le.Line] = le.Reason
+				case err != nil:
+					t.Fatal(err)
+				default:
+					read = append(read, c)
+					want = append(want, formatCapture(CaptureOf(c)))
+				}
 			}
 			if len(read) != len(cs) || len(byLine) != len(malformedLines[f]) {
 				t.Fatalf("the library read %d captures of %d and %d malformed lines of %d", len(read), len(cs), len(byLine), len(malformedLines[f]))
 			}
-			for n, msg := range byLine {
-				line := lines[n-1]
-				// learn's error, less its line number and the line,
-				// after "(format): ".
-				why := strings.TrimSuffix(msg, ": "+strconv.Quote(strings.TrimSuffix(line, "\r")))
-				why = why[strings.Index(why, "): ")+3:]
-				wantFailures = append(wantFailures, strings.Join([]string{line, "ErrMalformed", why}, "\t"))
+			for n, why := range byLine {
+				wantFailures = append(wantFailures, strings.Join([]string{lines[n-1], "ErrMalformed", why}, "\t"))
 			}
 			if f == learn.CDX {
 				// The 9-field header in the default order is skipped
