@@ -13,58 +13,19 @@ const (
 	minChangeGroups = 2 // pages (groups) whose disagreements a change point must explain
 )
 
-// explainChurn finds up to maxChangePoints times at which the host's
-// content changed and marks the disagreeing pairs they explain as
-// pairChurn. A change point lies inside no agreeing pair's interval
-// (the pages of an agreeing pair did not change between its captures),
-// and inside the intervals of disagreeing pairs of at least
-// minChangeGroups groups, each a clean change in time: its group shows
-// the first capture's digest at no later time and the second's at no
-// earlier one (a page that comes back to what it was did not change;
-// its values do). The point that explains most pairs not yet explained
-// comes first (the earliest of equals). Pairs without times are never
-// explained.
-func (j *judgment) explainChurn() {
-	j.churned = true
-	hd := j.hd
-	type groupDigest struct{ g, d int32 }
-	first, last := map[groupDigest]int64{}, map[groupDigest]int64{}
-	for i, c := range hd.caps {
-		g := j.group[i]
-		if g < 0 {
-			continue
-		}
-		k := groupDigest{g, c.digest}
-		if _, ok := first[k]; !ok {
-			first[k] = c.t
-		}
-		last[k] = c.t
-	}
-	type interval struct {
-		t1, t2 int64 // (t1, t2]
-		pair   int
-		group  int32
-	}
-	var agree, dis []interval
-	for i, p := range j.pairs {
-		a, b := &hd.caps[p.a], &hd.caps[p.b]
-		if a.t == 0 || b.t == 0 || a.t >= b.t {
-			continue
-		}
-		switch p.kind {
-		case pairAgree:
-			agree = append(agree, interval{a.t, b.t, i, p.group})
-		case pairNeutral, pairUnconfirmed, pairCounter:
-			if last[groupDigest{p.group, a.digest}] <= a.t && first[groupDigest{p.group, b.digest}] >= b.t {
-				dis = append(dis, interval{a.t, b.t, i, p.group})
-			}
-		}
-	}
-	if len(dis) == 0 {
-		return
-	}
-	// The union of the agreeing intervals: no change point inside.
-	slices.SortFunc(agree, func(x, y interval) int {
+// interval is a stretch of time (t1, t2], of a pair (its index) of a
+// group.
+type interval struct {
+	t1, t2 int64
+	pair   int
+	group  int32
+}
+
+// mergeIntervals returns the union of the intervals, sorted, as
+// disjoint intervals.
+func mergeIntervals(in []interval) []interval {
+	in = slices.Clone(in)
+	slices.SortFunc(in, func(x, y interval) int {
 		switch {
 		case x.t1 != y.t1:
 			if x.t1 < y.t1 {
@@ -78,28 +39,87 @@ func (j *judgment) explainChurn() {
 		}
 		return 0
 	})
-	var union []interval
-	for _, a := range agree {
-		if n := len(union); n > 0 && a.t1 < union[n-1].t2 {
-			union[n-1].t2 = max(union[n-1].t2, a.t2)
+	var out []interval
+	for _, a := range in {
+		if n := len(out); n > 0 && a.t1 < out[n-1].t2 {
+			out[n-1].t2 = max(out[n-1].t2, a.t2)
 			continue
 		}
-		union = append(union, a)
+		out = append(out, a)
 	}
+	return out
+}
+
+// explainChurn finds up to maxChangePoints times at which the host's
+// content changed and marks the disagreeing pairs they explain as
+// pairChurn. A change point lies where no page is seen unchanged: inside
+// no interval of two captures of a group next to each other in time with
+// one digest (an agreeing pair, or two captures of one value; an error
+// page's digest excepted); and inside the intervals of disagreeing pairs
+// of at least minChangeGroups groups, each a clean change in time: its
+// group shows
+// the first capture's digest at no later time and the second's at no
+// earlier one (a page that comes back to what it was did not change;
+// its values do). The point that explains most pairs not yet explained
+// comes first (the earliest of equals). Pairs without times are never
+// explained.
+func (j *judgment) explainChurn() {
+	j.churned = true
+	hd := j.hd
+	type groupDigest struct{ g, d int32 }
+	first, last := map[groupDigest]int64{}, map[groupDigest]int64{}
+	for i, c := range hd.caps {
+		k := groupDigest{j.group[i], c.digest}
+		if _, ok := first[k]; !ok {
+			first[k] = c.t
+		}
+		last[k] = c.t
+	}
+	var dis []interval
+	for i, p := range j.pairs {
+		a, b := &hd.caps[p.a], &hd.caps[p.b]
+		if a.t == 0 || b.t == 0 || a.t >= b.t {
+			continue
+		}
+		switch p.kind {
+		case pairNeutral, pairUnconfirmed, pairCounter:
+			if last[groupDigest{p.group, a.digest}] <= a.t && first[groupDigest{p.group, b.digest}] >= b.t {
+				dis = append(dis, interval{a.t, b.t, i, p.group})
+			}
+		}
+	}
+	if len(dis) == 0 {
+		return
+	}
+	// Where a page did not change: two captures of a group next to each
+	// other in time with one digest (an agreeing pair, or captures of one
+	// value), but an error page's (which stays when the pages change).
+	var agree []interval
+	prevOf := map[int32]int{} // group: its last capture so far
+	for i, c := range hd.caps {
+		g := j.group[i]
+		if k, ok := prevOf[g]; ok {
+			if p := hd.caps[k]; p.digest == c.digest && p.t != 0 && p.t < c.t && !hd.errDigest[c.digest] && !j.errDigest[c.digest] {
+				agree = append(agree, interval{t1: p.t, t2: c.t})
+			}
+		}
+		prevOf[g] = i
+	}
+	agreeUnion := mergeIntervals(agree)
 	valid := func(t int64) bool {
 		// The last interval of the union that starts before t.
-		k := sort.Search(len(union), func(i int) bool { return union[i].t1 >= t }) - 1
-		return k < 0 || t > union[k].t2
+		k := sort.Search(len(agreeUnion), func(i int) bool { return agreeUnion[i].t1 >= t }) - 1
+		return k < 0 || t > agreeUnion[k].t2
 	}
 	// The candidates: where a disagreeing interval starts, and where an
-	// agreeing one ends (the coverage of the disagreeing intervals is
-	// largest, over a stretch where no agreeing interval lies, at one of
+	// unchanged one ends (the coverage of the disagreeing intervals is
+	// largest, over a stretch where a change point may lie, at one of
 	// these).
 	var cands []int64
 	for _, d := range dis {
 		cands = append(cands, d.t1+1)
 	}
-	for _, a := range union {
+	for _, a := range agreeUnion {
 		cands = append(cands, a.t2+1)
 	}
 	slices.Sort(cands)

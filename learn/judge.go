@@ -74,12 +74,14 @@ type hostData struct {
 	caps        []hcap  // in time order (then URL and digest)
 	digestCount []int32 // captures of each digest among caps
 	keyDigests  [][]int32
-	excluded    int // captures the pages' own history leaves out (noise, pages that change on every capture)
+	errDigest   []bool // of each digest: an error page's (see newHostData)
+	excluded    int    // captures the pages' own history leaves out (noise, pages that change on every capture)
 }
 
-// newHostData prepares the evidence captures of a host: without the
-// digests of error pages (shared by several unrelated paths), without
-// the captures the page's own history explains (a digest that no other
+// newHostData prepares the evidence captures of a host: it marks the
+// digests of error pages (shared by several unrelated paths), which make
+// no agreement, and leaves out the captures the page's own history
+// explains (a digest that no other
 // capture shows, on a URL whose other captures show another: noise; and
 // every capture of a URL whose captures all differ: a page that changes
 // on every capture), in time order.
@@ -96,14 +98,13 @@ func newHostData(host string, recs []record) *hostData {
 	digestID := map[string]int32{}
 	keyID := map[string]int32{}
 	var caps []hcap
+	var errDigest []bool
 	for _, r := range recs {
-		if len(paths[r.digest]) >= errorDigestPaths {
-			continue
-		}
 		d, ok := digestID[r.digest]
 		if !ok {
 			d = int32(len(digestID))
 			digestID[r.digest] = d
+			errDigest = append(errDigest, len(paths[r.digest]) >= errorDigestPaths)
 		}
 		k, ok := keyID[r.key]
 		if !ok {
@@ -113,6 +114,7 @@ func newHostData(host string, recs []record) *hostData {
 		path, params := splitKey(r.key)
 		caps = append(caps, hcap{path: path, params: params, digest: d, key: k, t: r.t, url: r.url})
 	}
+	hd.errDigest = errDigest
 	count := make([]int32, len(digestID))
 	byKey := make([][]int32, len(keyID)) // the digests of each key's captures
 	for _, c := range caps {
@@ -204,28 +206,41 @@ func (hd *hostData) learnHost(minPairs int) (learned []string, sample string, fi
 	if len(cands) > maxCandidates {
 		cands = cands[:maxCandidates]
 	}
-	ignored := map[string]bool{}
+	// Greedy rounds learn a set at a time, each judged with the sets
+	// learned before left out; then each learned set is judged again
+	// with all the others left out (a set learned early, on groups that
+	// another parameter split thin, may show its counterexamples only
+	// then). A set that fails is banned and the rounds run again.
+	banned := map[string]bool{}
+	var sets [][]string
 	var last []Finding
 	var samples []string
-	for again := true; again; {
-		again = false
-		last = last[:0]
-		for size := 1; size <= maxSetSize && !again; size++ {
-			for _, set := range subsets(cands, ignored, size) {
-				f, s := hd.judge(set, ignored, minPairs)
-				if f.Verdict == Learned {
-					findings = append(findings, f)
-					samples = append(samples, s)
-					for _, n := range set {
-						ignored[n] = true
-					}
-					again = true
-					break
-				}
-				if f.Pairs > 0 {
-					last = append(last, f)
+	for {
+		sets, findings, samples, last = hd.rounds(cands, banned, minPairs)
+		failed := -1
+		for i, set := range sets {
+			others := map[string]bool{}
+			for k, o := range sets {
+				for _, n := range o {
+					others[n] = k != i
 				}
 			}
+			f, s := hd.judge(set, others, minPairs)
+			if f.Verdict != Learned {
+				failed = i
+				break
+			}
+			findings[i], samples[i] = f, s
+		}
+		if failed < 0 {
+			break
+		}
+		banned[strings.Join(sets[failed], "\x00")] = true
+	}
+	ignored := map[string]bool{}
+	for _, set := range sets {
+		for _, n := range set {
+			ignored[n] = true
 		}
 	}
 	// canon.Rules match names in any letter case: a learned name that
@@ -256,6 +271,41 @@ func countIn(ds []int32, d int32) int {
 		}
 	}
 	return n
+}
+
+// rounds learns sets of the names cands greedily, smallest first, in
+// the order of cands, each judged with the sets learned before it left
+// out, but none of banned (sets joined by NUL). It returns the learned
+// sets, their findings and sample URLs, and the findings of every other
+// set of the last round that had pairs.
+func (hd *hostData) rounds(cands []string, banned map[string]bool, minPairs int) (sets [][]string, findings []Finding, samples []string, last []Finding) {
+	ignored := map[string]bool{}
+	for again := true; again; {
+		again = false
+		last = last[:0]
+		for size := 1; size <= maxSetSize && !again; size++ {
+			for _, set := range subsets(cands, ignored, size) {
+				if banned[strings.Join(set, "\x00")] {
+					continue
+				}
+				f, s := hd.judge(set, ignored, minPairs)
+				if f.Verdict == Learned {
+					sets = append(sets, set)
+					findings = append(findings, f)
+					samples = append(samples, s)
+					for _, n := range set {
+						ignored[n] = true
+					}
+					again = true
+					break
+				}
+				if f.Pairs > 0 {
+					last = append(last, f)
+				}
+			}
+		}
+	}
+	return sets, findings, samples, last
 }
 
 // ruleName reports whether canon.Rules can hold the parameter name n
@@ -301,6 +351,7 @@ type pairKind uint8
 
 const (
 	pairAgree       pairKind = iota // one digest
+	pairErrorPage                   // one digest, an error page's: no agreement
 	pairHistory                     // either URL showed the other's digest at another time: the page changed
 	pairChurn                       // a change point of the host's pages lies between them
 	pairNeutral                     // a value seen once on the host: it cannot tell a page from noise
@@ -323,9 +374,12 @@ type judgment struct {
 	hd    *hostData
 	set   []string
 	vals  []string // of each capture, the values of each name of set (len(set) a capture); "\x01": absent
-	group []int32  // of each capture; -1: left out (an error page's digest)
+	group []int32  // of each capture
 	pairs []pair
 	once  []map[string]bool // of each name of set, the values one capture has
+
+	errDigest map[int32]bool          // digests several groups share (error pages)
+	witness   map[[2]int32][][]string // see build
 
 	churned bool // explainChurn ran
 }
@@ -397,8 +451,9 @@ func (j *judgment) build(ignored map[string]bool) {
 		j.group[i] = g
 	}
 	// A digest that the captures of several groups share is an error
-	// page's (a soft-404 of ids that do not exist), which says nothing
-	// of set.
+	// page's (a soft-404 of ids that do not exist): two captures that
+	// show it make no agreement (but one that shows it and one that
+	// does not disagree as any other two).
 	digestGroups := map[int32][]int32{}
 	for i := range hd.caps {
 		d := hd.caps[i].digest
@@ -410,11 +465,13 @@ func (j *judgment) build(ignored map[string]bool) {
 	for k := range counts {
 		counts[k] = map[string]int{}
 	}
-	for i := range hd.caps {
-		if len(digestGroups[hd.caps[i].digest]) >= errorDigestGroup {
-			j.group[i] = -1
-			continue
+	j.errDigest = map[int32]bool{}
+	for d, gs := range digestGroups {
+		if len(gs) >= errorDigestGroup {
+			j.errDigest[d] = true
 		}
+	}
+	for i := range hd.caps {
 		for k := range set {
 			counts[k][j.vals[i*len(set)+k]]++
 		}
@@ -428,15 +485,30 @@ func (j *judgment) build(ignored map[string]bool) {
 			}
 		}
 	}
+	// The values each (group, digest) shows for each name of set that
+	// no other capture has too (up to two): a disagreement between two
+	// digests of a group is neutral when no two different such values
+	// show them.
+	j.witness = map[[2]int32][][]string{}
+	for i := range hd.caps {
+		gd := [2]int32{j.group[i], hd.caps[i].digest}
+		w := j.witness[gd]
+		if w == nil {
+			w = make([][]string, len(set))
+			j.witness[gd] = w
+		}
+		for k := range set {
+			if v := j.vals[i*len(set)+k]; !j.once[k][v] && len(w[k]) < 2 && !slices.Contains(w[k], v) {
+				w[k] = append(w[k], v)
+			}
+		}
+	}
 	prev := make([]int32, len(groups))
 	for g := range prev {
 		prev[g] = -1
 	}
 	for i := range hd.caps {
 		g := j.group[i]
-		if g < 0 {
-			continue
-		}
 		if pi := prev[g]; pi >= 0 && !slices.Equal(j.values(int(pi)), j.values(i)) {
 			j.pairs = append(j.pairs, j.classify(pi, int32(i), g))
 		}
@@ -452,11 +524,13 @@ func (j *judgment) classify(a, b, g int32) pair {
 	p := pair{a: a, b: b, group: g}
 	ca, cb := &hd.caps[a], &hd.caps[b]
 	switch {
+	case ca.digest == cb.digest && (hd.errDigest[ca.digest] || j.errDigest[ca.digest]):
+		p.kind = pairErrorPage
 	case ca.digest == cb.digest:
 		p.kind = pairAgree
 	case slices.Contains(hd.keyDigests[ca.key], cb.digest) || slices.Contains(hd.keyDigests[cb.key], ca.digest):
 		p.kind = pairHistory
-	case j.neutral(a, b):
+	case j.neutral(a, b, g):
 		p.kind = pairNeutral
 	case hd.digestCount[ca.digest] >= 2 && hd.digestCount[cb.digest] >= 2:
 		p.kind = pairCounter
@@ -467,14 +541,27 @@ func (j *judgment) classify(a, b, g int32) pair {
 	return p
 }
 
-// neutral reports whether every name of the set whose values differ
-// between captures a and b has, in one of them, a value no other capture
-// has.
-func (j *judgment) neutral(a, b int32) bool {
+// neutral reports whether the disagreement of captures a and b of group
+// g says nothing of the set: for every name of the set whose values
+// differ between them, no two different values that other captures have
+// too show their two digests in the group (a value seen once cannot
+// tell a page from noise; but where such values show both digests, the
+// values name the pages, whichever captures are next to each other in
+// time).
+func (j *judgment) neutral(a, b, g int32) bool {
 	va, vb := j.values(int(a)), j.values(int(b))
+	wa := j.witness[[2]int32{g, j.hd.caps[a].digest}]
+	wb := j.witness[[2]int32{g, j.hd.caps[b].digest}]
 	for k := range va {
-		if va[k] != vb[k] && !j.once[k][va[k]] && !j.once[k][vb[k]] {
-			return false
+		if va[k] == vb[k] {
+			continue
+		}
+		for _, x := range wa[k] {
+			for _, y := range wb[k] {
+				if x != y {
+					return false
+				}
+			}
 		}
 	}
 	return true
@@ -493,10 +580,12 @@ type verdict struct {
 
 // weigh weighs the pairs. A counterexample vetoes: a pair whose digests
 // other captures show too (no noise), with no value seen once, that
-// neither the pages' history nor the host's change points explain; or
-// a pair whose odd digest (seen once) falls on a value that at least
+// neither the pages' history nor the host's change points explain; a
+// pair whose odd digest (seen once) falls on a value that at least
 // twice, and on at least half of its captures in pairs, shows such an
-// odd digest (a rare value that names pages, not noise). The other
+// odd digest (a rare value that names pages, not noise); or a pair with
+// an odd digest in a group where two pairs or more have odd digests on
+// both sides (a listing whose pages, each captured once, all differ). The other
 // unexplained disagreements (values seen once, noise) are tolerated up
 // to what digest noise makes (noiseAllowance). A set is learned when
 // nothing vetoes, at least minPairs pairs agree, on at least
@@ -518,7 +607,7 @@ func (j *judgment) weigh(minPairs int) verdict {
 		m[key][i] = true
 	}
 	for _, p := range j.pairs {
-		if p.kind == pairHistory || p.kind == pairChurn {
+		if p.kind == pairHistory || p.kind == pairChurn || p.kind == pairErrorPage {
 			continue
 		}
 		va, vb := j.values(int(p.a)), j.values(int(p.b))
@@ -540,6 +629,15 @@ func (j *judgment) weigh(minPairs int) verdict {
 		o := len(odd[nv{k, v}])
 		return o >= 2 && 2*o >= len(inPairs[nv{k, v}])
 	}
+	// A group in which two pairs or more have odd digests on both sides
+	// (a listing whose pages, each captured once, all differ: noise
+	// makes that about as often as three odd digests in a row).
+	bothOdd := map[int32]int{}
+	for _, p := range j.pairs {
+		if p.kind == pairUnconfirmed && p.odd[0] && p.odd[1] {
+			bothOdd[p.group]++
+		}
+	}
 	var out verdict
 	values := make([]map[string]bool, len(set))
 	for k := range values {
@@ -549,6 +647,9 @@ func (j *judgment) weigh(minPairs int) verdict {
 	out.kinds = make([]pairKind, len(j.pairs))
 	for i, p := range j.pairs {
 		kind := p.kind
+		if kind == pairUnconfirmed && bothOdd[p.group] >= 2 {
+			kind = pairCounter
+		}
 		if kind == pairUnconfirmed {
 			va, vb := j.values(int(p.a)), j.values(int(p.b))
 			for k := range set {
@@ -575,7 +676,7 @@ func (j *judgment) weigh(minPairs int) verdict {
 					}
 				}
 			}
-		case pairHistory, pairChurn:
+		case pairHistory, pairChurn, pairErrorPage:
 			out.explained++
 		case pairCounter:
 			out.counter++
