@@ -448,3 +448,83 @@ func FuzzReadCaptures(f *testing.F) {
 		}
 	})
 }
+
+// TestRedact: whatever reading a URL reader makes of a string (tabs and
+// newlines removed, triplets decoded once or more, backslashes, no
+// scheme, a scheme of its own), redact masks the password it would take
+// from it, and keeps the host after the userinfo.
+func TestRedact(t *testing.T) {
+	const pw = "Pw0rd"
+	for _, s := range []string{
+		"http://user:" + pw + "@h.test/x",
+		"https://user:" + pw + "@h.test:8080/x?q#f",
+		"http:\\\\user:" + pw + "@h.test/",
+		"http:/\\user:" + pw + "@h.test/",
+		"http:user:" + pw + "@h.test/",
+		"user:" + pw + "@h.test/x",
+		"//user:" + pw + "@h.test/x",
+		"ht\ttp://us\ner:" + pw + "@h.test/",
+		"http://user:" + pw + "%40h.test/",
+		"http://user:" + pw + "%2540h.test/",
+		"http://user:" + pw + "%4\t0h.test/",
+		"http%3A%2F%2Fuser:" + pw + "@h.test/",
+		"http://user:" + pw + "@evil@h.test/",
+		"http://user:" + pw + "\uff20h.test/",
+		"mailto:joe:" + pw + "@h.test",
+		"foo://user:" + pw + "@h.test/",
+		"http://:" + pw + "@h.test/",
+	} {
+		got := redact(s)
+		if strings.Contains(got, pw) || !strings.Contains(got, "h.test") || !strings.Contains(got, passwordMask) {
+			t.Errorf("redact(%q) = %q", s, got)
+		}
+	}
+	for _, s := range []string{"http://h.test/a@b", "http://h.test/?q=a@b", "no password here", "http://h.test/%41"} {
+		if got := redact(s); got != s {
+			t.Errorf("redact(%q) = %q, want it unchanged (no userinfo)", s, got)
+		}
+	}
+}
+
+// TestReadCapturesRedacts: the error of a malformed line, in every
+// format, quotes no password, wherever the line holds it.
+func TestReadCapturesRedacts(t *testing.T) {
+	const pw = "s3cr3tPw"
+	u := "http://user:" + pw + "@h.test/"
+	for _, c := range []struct {
+		f  Format
+		in string
+	}{
+		{"", u + " is no line of any index"},
+		{CDX, "com,h)/ 2024xx01120000 " + u + " text/html 200 AAAA - - 1 2 f.warc.gz"},
+		{CDX, "com,h)/ " + u + " " + u + " text/html 200 AAAA - - 1 2 f.warc.gz"},
+		{CDX, "com,h)/ 20240501120000 http://h.test/ text/html " + u + " AAAA - - 1 2 f.warc.gz"},
+		{CDX, " CDX N b a " + u + "\ncom,h)/ 20240501120000 http://h.test/ x"},
+		{CDX, "com,h)/ 20240501120000 " + u + " text/html"},
+		{CDXJ, `com,h)/ 20240501120000 {"url": "` + u + `", "status": "two hundred"}`},
+		{CDXJ, `com,h)/ 20240501120000 {"url": "http://h.test/", "status": "` + u + `"}`},
+		{CDXJ, `com,h)/ 20240501120000 {"url": "` + u + ` x"}`},
+		{CDXJ, `com,h)/ ` + u + ` {"url": "http://h.test/"}`},
+		{CDXJ, `com,h)/ 20240501120000 {"url": "` + u + `", "status": 200, "x": ` + "\n"},
+		{CrawlLog, "2024-05-01T12:00:00Z OK 1 " + u + " - - text/html #1 - sha1:A - -"},
+		{CrawlLog, u + " 200 1 " + u + " - - text/html #1 - sha1:A - -"},
+		{Pairs, u + "\tAAAA\t" + u},
+		{Pairs, u + " x\tAAAA"},
+		{Pairs, u + "\tAAAA\tyesterday\textra"},
+	} {
+		n := 0
+		for _, err := range ReadCaptures(strings.NewReader(c.in), c.f) {
+			if err == nil {
+				continue
+			}
+			n++
+			var le *LineError
+			if strings.Contains(err.Error(), pw) || errors.As(err, &le) && strings.Contains(le.Reason, pw) {
+				t.Errorf("format %q, %q: error %q", c.f, c.in, err)
+			}
+		}
+		if n == 0 {
+			t.Errorf("format %q, %q: no error", c.f, c.in)
+		}
+	}
+}

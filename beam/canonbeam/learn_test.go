@@ -331,3 +331,44 @@ func TestParseCapturesPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestParseCapturesRedacts checks that the failures of malformed lines
+// carry no password in their Error and Message, whatever field of the
+// line holds it (Input is the line itself, the caller's own data).
+func TestParseCapturesRedacts(t *testing.T) {
+	const secret = "s3cr3tPw"
+	lines := map[learn.Format][]string{
+		learn.CDX: {
+			"com,h)/ 2024xx01120000 http://user:" + secret + "@h.test/ text/html 200 AAAA - - 1 2 f.warc.gz",
+			"com,h)/ 20240501120000 http://h.test/ text/html http://user:" + secret + "@h.test/ AAAA - - 1 2 f.warc.gz",
+		},
+		learn.CDXJ: {
+			`com,h)/ 20240501120000 {"url": "http://user:` + secret + `@h.test/", "status": "two hundred"}`,
+			`com,h)/ 20240501120000 {"url": "http://h.test/", "status": "http://user:` + secret + `@h.test/"}`,
+			`com,h)/ 20240501120000 {"url": "http://user:` + secret + `@h.test/ x"}`,
+		},
+		learn.CrawlLog: {"2024-05-01T12:00:00Z OK 1 http://user:" + secret + "@h.test/ - - text/html #1 - sha1:A - -"},
+		learn.Pairs:    {"http://user:" + secret + "@h.test/\tAAAA\thttp://user:" + secret + "@h.test/"},
+	}
+	for f, ls := range lines {
+		p, s := beam.NewPipelineWithRoot()
+		_, failures := ParseCaptures(s, f, beam.CreateList(s, ls))
+		want := make([]any, len(ls))
+		for i := range ls {
+			want[i] = "no password"
+		}
+		passert.Equals(s, beam.ParDo(s, noPassword, failures), want...)
+		ptest.RunAndValidate(t, p)
+	}
+}
+
+func init() { register.Function1x1(noPassword) }
+
+// noPassword says whether a failure's Error and Message are free of the
+// password of TestParseCapturesRedacts.
+func noPassword(f Failure) string {
+	if strings.Contains(f.Error, "s3cr3tPw") || strings.Contains(f.Message, "s3cr3tPw") || f.Error == "" {
+		return "password in " + f.Error
+	}
+	return "no password"
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -65,6 +66,13 @@ const contested = 3
 // hold in memory go to a temporary directory, removed at the end and on
 // an interrupt.
 func runLearn(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
+	// The learner's heap is no small batch of lines (main's GOGC 400):
+	// it holds up to 64 MiB of captures before it writes them to a
+	// temporary file, which collections at five times that would make
+	// 320 MB. GOGC still overrides this.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
 	l := learn.New(learn.Options{Profile: cfg.profile})
 	defer l.Close()
 	stop := closeOnSignal(l)
