@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/seed15588f71/canon"
+	"github.com/seed15588f71/canon/learn/internal/synth"
 )
 
 // truthCapture is a capture with the page it shows, by the site's truth
@@ -36,7 +37,7 @@ func captures(tcs []truthCapture) []Capture {
 }
 
 // advDigest is the digest of a page's content.
-func advDigest(page string) string { return synthDigest("adversarial " + page) }
+func advDigest(page string) string { return synth.Digest("adversarial " + page) }
 
 // advTime is a random time in 2024.
 func advTime(r *rand.Rand) time.Time {
@@ -138,7 +139,7 @@ func clampedSite(r *rand.Rand, host string, cats, paginating int) []truthCapture
 			if c < paginating {
 				page = fmt.Sprintf("%s/list %d %d", host, c, p)
 			}
-			for range synthCaptureCount(r) {
+			for range synth.CaptureCount(r) {
 				u := fmt.Sprintf("http://%s/list?cat=c%d", host, c)
 				if p > 1 || r.IntN(2) == 0 {
 					u += fmt.Sprintf("&page=%d", p)
@@ -194,7 +195,7 @@ func laterValueSite(r *rand.Rand, host string, items int) []truthCapture {
 	for id := range items {
 		frOnly := id%4 == 0
 		for _, lang := range []string{"", "en", "fr"} {
-			for range synthCaptureCount(r) {
+			for range synth.CaptureCount(r) {
 				tm := advTime(r)
 				switch {
 				case lang == "fr" && tm.Before(mid):
@@ -372,34 +373,20 @@ func TestAdversarialIndexes(t *testing.T) {
 	}
 }
 
-// withNoise returns the site with a share rate of its status-200
-// captures given a random digest, as ads and counters make.
-func (s *synthSite) withNoise(rate float64) *synthSite {
-	r := rand.New(rand.NewPCG(s.seed, 0x4015e))
-	out := &synthSite{seed: s.seed, hosts: s.hosts, captures: slices.Clone(s.captures)}
-	for i := range out.captures {
-		c := &out.captures[i]
-		if c.Status == 200 && r.Float64() < rate {
-			c.Digest = synthDigest(fmt.Sprintf("noise %d %d", s.seed, i))
-		}
-	}
-	return out
-}
-
 // TestDigestNoise: with 1 % and 3 % of the captures given a random
 // digest, the synthetic sites keep precision 1 and most of their recall.
 func TestDigestNoise(t *testing.T) {
-	seeds := synthTuningSeeds
+	seeds := synth.TuningSeeds
 	if testing.Short() {
 		seeds = seeds[:1]
 	}
 	for _, seed := range seeds {
-		site := generateSites(seed)
-		learnSet, heldOut := site.split()
+		site := synth.Generate(seed)
+		learnSet, heldOut := site.Split()
 		sc := newSynthScorer(t, site, heldOut)
 		clean := sc.score(t, seed, learnSynth(t, learnSet))
 		for _, rate := range []float64{0.01, 0.03} {
-			noisy, _ := site.withNoise(rate).split()
+			noisy, _ := site.WithNoise(rate).Split()
 			got := sc.score(t, seed, learnSynth(t, noisy))
 			t.Logf("seed %d, noise %.0f %%: %v (clean: recall %.3f)", seed, 100*rate, got, clean.recall())
 			if got.precision() < 1 || got.recall() < clean.recall()-0.05 {

@@ -35,13 +35,16 @@ func noiseAllowance(n int) int {
 
 // hcap is an evidence capture as a judgment reads it.
 type hcap struct {
-	path   string  // the key up to its query
-	params []param // the key's query parameters
-	digest int32   // interned
-	key    int32   // interned key: captures of one URL
-	t      int64   // Unix nanoseconds; 0: unknown
+	path   int32    // interned: the key up to its query
+	params []iparam // the key's query parameters, interned, sorted (by name, then value)
+	digest int32    // interned
+	key    int32    // interned key: captures of one URL
+	t      int64    // Unix nanoseconds; 0: unknown
 	url    string
 }
+
+// iparam is a query parameter, its name and value interned by the host.
+type iparam struct{ name, value int32 }
 
 type param struct{ name, value string }
 
@@ -76,17 +79,32 @@ type hostData struct {
 	keyDigests  [][]int32
 	errDigest   []bool // of each digest: an error page's (see newHostData)
 	excluded    int    // captures the pages' own history leaves out (noise, pages that change on every capture)
+
+	names   []string         // by ID
+	nameID  map[string]int32 // (the names of the parameters)
+	valueID map[string]int32 // (their values, and values joined: a name given more than once)
+}
+
+// intern returns the ID of s in ids.
+func intern(ids map[string]int32, s string) int32 {
+	id, ok := ids[s]
+	if !ok {
+		id = int32(len(ids))
+		ids[s] = id
+	}
+	return id
 }
 
 // newHostData prepares the evidence captures of a host: it marks the
 // digests of error pages (shared by several unrelated paths), which make
 // no agreement, and leaves out the captures the page's own history
-// explains (a digest that no other
-// capture shows, on a URL whose other captures show another: noise; and
-// every capture of a URL whose captures all differ: a page that changes
-// on every capture), in time order.
+// explains (a digest that no other capture shows, on a URL whose other
+// captures show another one twice: noise; and every capture of a URL
+// captured three times or more that never showed one digest twice: a
+// page that changes on every capture), in time order.
 func newHostData(host string, recs []record) *hostData {
-	hd := &hostData{host: host}
+	hd := &hostData{host: host, nameID: map[string]int32{}, valueID: map[string]int32{}}
+	pathID := map[string]int32{}
 	// Error pages: a digest several unrelated paths share.
 	paths := map[string][]string{}
 	for _, r := range recs {
@@ -112,7 +130,23 @@ func newHostData(host string, recs []record) *hostData {
 			keyID[r.key] = k
 		}
 		path, params := splitKey(r.key)
-		caps = append(caps, hcap{path: path, params: params, digest: d, key: k, t: r.t, url: r.url})
+		ips := make([]iparam, len(params))
+		for i, p := range params {
+			n, ok := hd.nameID[p.name]
+			if !ok {
+				n = int32(len(hd.names))
+				hd.nameID[p.name] = n
+				hd.names = append(hd.names, p.name)
+			}
+			ips[i] = iparam{n, intern(hd.valueID, p.value)}
+		}
+		slices.SortFunc(ips, func(a, b iparam) int {
+			if a.name != b.name {
+				return int(a.name - b.name)
+			}
+			return int(a.value - b.value)
+		})
+		caps = append(caps, hcap{path: intern(pathID, path), params: ips, digest: d, key: k, t: r.t, url: r.url})
 	}
 	hd.errDigest = errDigest
 	count := make([]int32, len(digestID))
@@ -186,8 +220,8 @@ func (hd *hostData) learnHost(minPairs int) (learned []string, sample string, fi
 	count := map[string]int{}
 	for _, c := range hd.caps {
 		for i, p := range c.params {
-			if !slices.ContainsFunc(c.params[:i], func(q param) bool { return q.name == p.name }) {
-				count[p.name]++
+			if i == 0 || c.params[i-1].name != p.name {
+				count[hd.names[p.name]]++
 			}
 		}
 	}
@@ -373,13 +407,14 @@ type pair struct {
 type judgment struct {
 	hd    *hostData
 	set   []string
-	vals  []string // of each capture, the values of each name of set (len(set) a capture); "\x01": absent
-	group []int32  // of each capture
+	vals  []int32 // of each capture, the value of each name of set (len(set) a capture); -1: absent
+	group []int32 // of each capture
 	pairs []pair
-	once  []map[string]bool // of each name of set, the values one capture has
+	count []map[int32]int32 // of each name of set, the captures of each value
 
-	errDigest map[int32]bool          // digests several groups share (error pages)
-	witness   map[[2]int32][][]string // see build
+	errDigest map[int32]bool       // digests several groups share (error pages)
+	members   [][]int32            // of each group, its captures
+	witness   map[[2]int32][]int32 // see witnesses
 
 	churned bool // explainChurn ran
 }
@@ -415,38 +450,92 @@ func (hd *hostData) judge(set []string, ignored map[string]bool, minPairs int) (
 func (j *judgment) build(ignored map[string]bool) {
 	hd, set := j.hd, j.set
 	n := len(hd.caps)
-	j.vals = make([]string, n*len(set))
+	// Of each name of the host: its index in set (-1: none), and whether
+	// it is left out.
+	inSet := make([]int, len(hd.names))
+	skip := make([]bool, len(hd.names))
+	for id, name := range hd.names {
+		inSet[id] = slices.Index(set, name)
+		skip[id] = ignored[name] || inSet[id] >= 0
+	}
+	j.vals = make([]int32, n*len(set))
+	for i := range j.vals {
+		j.vals[i] = -1
+	}
 	j.group = make([]int32, n)
-	groups := map[string]int32{}
-	var rest []string
-	var gk strings.Builder
+	// The group of a capture: its path and the parameters left, hashed,
+	// each hash's groups told apart by a capture of theirs.
+	byHash := make(map[uint64]int32, n) // a hash's first group
+	collided := map[uint64][]int32{}    // the hash's other groups (a collision)
+	var first []int32                   // of each group, a capture of it
+	sameRest := func(a, b *hcap) bool {
+		if a.path != b.path {
+			return false
+		}
+		pa, pb := a.params, b.params
+		for {
+			for len(pa) > 0 && skip[pa[0].name] {
+				pa = pa[1:]
+			}
+			for len(pb) > 0 && skip[pb[0].name] {
+				pb = pb[1:]
+			}
+			if len(pa) == 0 || len(pb) == 0 {
+				return len(pa) == len(pb)
+			}
+			if pa[0] != pb[0] {
+				return false
+			}
+			pa, pb = pa[1:], pb[1:]
+		}
+	}
+	repeated := make([]bool, len(set))
 	for i := range hd.caps {
 		c := &hd.caps[i]
-		rest = rest[:0]
+		h := uint64(14695981039346656037) ^ uint64(c.path)
+		h *= 1099511628211
 		vals := j.vals[i*len(set) : (i+1)*len(set)]
 		for _, p := range c.params {
-			if k := slices.Index(set, p.name); k >= 0 {
-				vals[k] += p.value + "\x00"
-			} else if !ignored[p.name] {
-				rest = append(rest, p.name+"="+p.value)
+			if k := inSet[p.name]; k >= 0 {
+				if vals[k] >= 0 {
+					repeated[k] = true
+				}
+				vals[k] = p.value
+				continue
+			}
+			if skip[p.name] {
+				continue
+			}
+			h = (h ^ uint64(p.name)) * 1099511628211
+			h = (h ^ uint64(p.value)) * 1099511628211
+		}
+		for k, name := range set {
+			if repeated[k] {
+				// A name given more than once: its values, joined (a
+				// value of its own, which no single value spells).
+				repeated[k] = false
+				vals[k] = intern(hd.valueID, "\x00"+strings.Join(valuesOf(c, hd.nameID[name]), "\x00"))
 			}
 		}
-		for k := range vals {
-			if vals[k] == "" {
-				vals[k] = "\x01"
+		g := int32(-1)
+		if cand, ok := byHash[h]; ok && sameRest(c, &hd.caps[first[cand]]) {
+			g = cand
+		} else if ok {
+			for _, cand := range collided[h] {
+				if sameRest(c, &hd.caps[first[cand]]) {
+					g = cand
+					break
+				}
 			}
 		}
-		sort.Strings(rest)
-		gk.Reset()
-		gk.WriteString(c.path)
-		for _, r := range rest {
-			gk.WriteByte(0)
-			gk.WriteString(r)
-		}
-		g, ok := groups[gk.String()]
-		if !ok {
-			g = int32(len(groups))
-			groups[gk.String()] = g
+		if g < 0 {
+			g = int32(len(first))
+			first = append(first, int32(i))
+			if _, ok := byHash[h]; ok {
+				collided[h] = append(collided[h], g)
+			} else {
+				byHash[h] = g
+			}
 		}
 		j.group[i] = g
 	}
@@ -454,59 +543,52 @@ func (j *judgment) build(ignored map[string]bool) {
 	// page's (a soft-404 of ids that do not exist): two captures that
 	// show it make no agreement (but one that shows it and one that
 	// does not disagree as any other two).
-	digestGroups := map[int32][]int32{}
-	for i := range hd.caps {
-		d := hd.caps[i].digest
-		if gs := digestGroups[d]; len(gs) < errorDigestGroup && !slices.Contains(gs, j.group[i]) {
-			digestGroups[d] = append(gs, j.group[i])
-		}
+	type groupsOf struct {
+		n  int
+		gs [errorDigestGroup]int32
 	}
-	counts := make([]map[string]int, len(set))
-	for k := range counts {
-		counts[k] = map[string]int{}
-	}
+	digestGroups := make([]groupsOf, len(hd.digestCount))
 	j.errDigest = map[int32]bool{}
-	for d, gs := range digestGroups {
-		if len(gs) >= errorDigestGroup {
-			j.errDigest[d] = true
-		}
-	}
 	for i := range hd.caps {
-		for k := range set {
-			counts[k][j.vals[i*len(set)+k]]++
+		dg := &digestGroups[hd.caps[i].digest]
+		if dg.n < errorDigestGroup && !slices.Contains(dg.gs[:dg.n], j.group[i]) {
+			dg.gs[dg.n] = j.group[i]
+			if dg.n++; dg.n == errorDigestGroup {
+				j.errDigest[hd.caps[i].digest] = true
+			}
 		}
 	}
-	j.once = make([]map[string]bool, len(set))
+	j.count = make([]map[int32]int32, len(set))
 	for k := range set {
-		j.once[k] = map[string]bool{}
-		for v, c := range counts[k] {
-			if c == 1 {
-				j.once[k][v] = true
-			}
-		}
+		j.count[k] = make(map[int32]int32, 64)
 	}
-	// The values each (group, digest) shows for each name of set that
-	// no other capture has too (up to two): a disagreement between two
-	// digests of a group is neutral when no two different such values
-	// show them.
-	j.witness = map[[2]int32][][]string{}
 	for i := range hd.caps {
-		gd := [2]int32{j.group[i], hd.caps[i].digest}
-		w := j.witness[gd]
-		if w == nil {
-			w = make([][]string, len(set))
-			j.witness[gd] = w
-		}
 		for k := range set {
-			if v := j.vals[i*len(set)+k]; !j.once[k][v] && len(w[k]) < 2 && !slices.Contains(w[k], v) {
-				w[k] = append(w[k], v)
-			}
+			j.count[k][j.vals[i*len(set)+k]]++
 		}
 	}
-	prev := make([]int32, len(groups))
+	// (The members in one array, each group's a slice of it.)
+	size := make([]int32, len(first)+1)
+	for _, g := range j.group {
+		size[g+1]++
+	}
+	for g := 1; g < len(size); g++ {
+		size[g] += size[g-1]
+	}
+	flat := make([]int32, n)
+	j.members = make([][]int32, len(first))
+	for g := range j.members {
+		j.members[g] = flat[size[g]:size[g]:size[g+1]]
+	}
+	for i, g := range j.group {
+		j.members[g] = append(j.members[g], int32(i))
+	}
+	j.witness = map[[2]int32][]int32{}
+	prev := make([]int32, len(first))
 	for g := range prev {
 		prev[g] = -1
 	}
+	j.pairs = make([]pair, 0, n/2)
 	for i := range hd.caps {
 		g := j.group[i]
 		if pi := prev[g]; pi >= 0 && !slices.Equal(j.values(int(pi)), j.values(i)) {
@@ -516,7 +598,22 @@ func (j *judgment) build(ignored map[string]bool) {
 	}
 }
 
-func (j *judgment) values(i int) []string { return j.vals[i*len(j.set) : (i+1)*len(j.set)] }
+// valuesOf returns the values (their IDs, as text) of the parameter
+// name (an ID) of c.
+func valuesOf(c *hcap, name int32) []string {
+	var vs []string
+	for _, p := range c.params {
+		if p.name == name {
+			vs = append(vs, strconv.Itoa(int(p.value)))
+		}
+	}
+	return vs
+}
+
+func (j *judgment) values(i int) []int32 { return j.vals[i*len(j.set) : (i+1)*len(j.set)] }
+
+// once reports whether the value v of the set's k-th name is one capture's only.
+func (j *judgment) once(k int, v int32) bool { return j.count[k][v] == 1 }
 
 // classify makes the pair of captures a and b of group g.
 func (j *judgment) classify(a, b, g int32) pair {
@@ -550,21 +647,51 @@ func (j *judgment) classify(a, b, g int32) pair {
 // time).
 func (j *judgment) neutral(a, b, g int32) bool {
 	va, vb := j.values(int(a)), j.values(int(b))
-	wa := j.witness[[2]int32{g, j.hd.caps[a].digest}]
-	wb := j.witness[[2]int32{g, j.hd.caps[b].digest}]
+	wa, wb := j.witnesses(g, j.hd.caps[a].digest), j.witnesses(g, j.hd.caps[b].digest)
 	for k := range va {
 		if va[k] == vb[k] {
 			continue
 		}
-		for _, x := range wa[k] {
-			for _, y := range wb[k] {
-				if x != y {
+		for _, x := range wa[2*k : 2*k+2] {
+			for _, y := range wb[2*k : 2*k+2] {
+				if x != -2 && y != -2 && x != y {
 					return false
 				}
 			}
 		}
 	}
 	return true
+}
+
+// witnesses returns the values that the captures of group g with digest
+// d show for each name of the set (the k-th name's at 2k and 2k+1) and
+// that other captures have too: up to two, -2 for none.
+func (j *judgment) witnesses(g, d int32) []int32 {
+	if w, ok := j.witness[[2]int32{g, d}]; ok {
+		return w
+	}
+	w := make([]int32, 2*len(j.set))
+	for x := range w {
+		w[x] = -2
+	}
+	for _, i := range j.members[g] {
+		if j.hd.caps[i].digest != d {
+			continue
+		}
+		for k := range j.set {
+			v := j.vals[int(i)*len(j.set)+k]
+			if j.once(k, v) || w[2*k] == v || w[2*k+1] != -2 {
+				continue
+			}
+			if w[2*k] == -2 {
+				w[2*k] = v
+			} else {
+				w[2*k+1] = v
+			}
+		}
+	}
+	j.witness[[2]int32{g, d}] = w
+	return w
 }
 
 // verdict is the outcome of weighing a judgment's pairs.
@@ -596,38 +723,51 @@ func (j *judgment) weigh(minPairs int) verdict {
 	// the captures of each value that are in pairs.
 	type nv struct {
 		k int
-		v string
+		v int32
 	}
-	odd := map[nv]map[int32]bool{}
-	inPairs := map[nv]map[int32]bool{}
-	note := func(m map[nv]map[int32]bool, key nv, i int32) {
-		if m[key] == nil {
-			m[key] = map[int32]bool{}
-		}
-		m[key][i] = true
-	}
-	for _, p := range j.pairs {
-		if p.kind == pairHistory || p.kind == pairChurn || p.kind == pairErrorPage {
-			continue
-		}
-		va, vb := j.values(int(p.a)), j.values(int(p.b))
-		for k := range set {
-			note(inPairs, nv{k, va[k]}, p.a)
-			note(inPairs, nv{k, vb[k]}, p.b)
-			if p.kind != pairUnconfirmed || va[k] == vb[k] || j.once[k][va[k]] || j.once[k][vb[k]] {
+	// (Only where a pair has an odd digest.)
+	var odd, inPairs map[nv]int32
+	if slices.ContainsFunc(j.pairs, func(p pair) bool { return p.kind == pairUnconfirmed }) {
+		odd, inPairs = map[nv]int32{}, map[nv]int32{}
+		paired := make([]bool, len(hd.caps))
+		oddOn := make([]uint8, len(hd.caps)) // bit k: odd on the set's k-th name
+		for _, p := range j.pairs {
+			if p.kind == pairHistory || p.kind == pairChurn || p.kind == pairErrorPage {
 				continue
 			}
-			if p.odd[0] {
-				note(odd, nv{k, va[k]}, p.a)
+			paired[p.a], paired[p.b] = true, true
+			if p.kind != pairUnconfirmed {
+				continue
 			}
-			if p.odd[1] {
-				note(odd, nv{k, vb[k]}, p.b)
+			va, vb := j.values(int(p.a)), j.values(int(p.b))
+			for k := range set {
+				if va[k] == vb[k] || j.once(k, va[k]) || j.once(k, vb[k]) {
+					continue
+				}
+				if p.odd[0] {
+					oddOn[p.a] |= 1 << k
+				}
+				if p.odd[1] {
+					oddOn[p.b] |= 1 << k
+				}
+			}
+		}
+		for i := range hd.caps {
+			if !paired[i] {
+				continue
+			}
+			for k := range set {
+				key := nv{k, j.vals[i*len(set)+k]}
+				inPairs[key]++
+				if oddOn[i]&(1<<k) != 0 {
+					odd[key]++
+				}
 			}
 		}
 	}
-	rare := func(k int, v string) bool {
-		o := len(odd[nv{k, v}])
-		return o >= 2 && 2*o >= len(inPairs[nv{k, v}])
+	rare := func(k int, v int32) bool {
+		o := odd[nv{k, v}]
+		return o >= 2 && 2*o >= inPairs[nv{k, v}]
 	}
 	// A group in which two pairs or more have odd digests on both sides
 	// (a listing whose pages, each captured once, all differ: noise
@@ -639,9 +779,9 @@ func (j *judgment) weigh(minPairs int) verdict {
 		}
 	}
 	var out verdict
-	values := make([]map[string]bool, len(set))
+	values := make([]map[int32]bool, len(set))
 	for k := range values {
-		values[k] = map[string]bool{}
+		values[k] = map[int32]bool{}
 	}
 	agreeGroups := map[int32]bool{}
 	out.kinds = make([]pairKind, len(j.pairs))
@@ -670,7 +810,7 @@ func (j *judgment) weigh(minPairs int) verdict {
 			}
 			if out.sample == "" {
 				for _, c := range []int32{p.a, p.b} {
-					if slices.ContainsFunc(hd.caps[c].params, func(q param) bool { return slices.Contains(set, q.name) }) {
+					if slices.ContainsFunc(hd.caps[c].params, func(q iparam) bool { return slices.Contains(set, hd.names[q.name]) }) {
 						out.sample = hd.caps[c].url
 						break
 					}

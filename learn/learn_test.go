@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/seed15588f71/canon"
+	"github.com/seed15588f71/canon/learn/internal/synth"
 )
 
 var t0 = time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
@@ -211,11 +212,11 @@ func TestLearnStats(t *testing.T) {
 // of any size, and with some given twice, give the same rules and
 // report, byte for byte.
 func TestLearnOrder(t *testing.T) {
-	site := generateSites(synthTuningSeeds[0])
-	learnSet, _ := site.split()
+	site := synth.Generate(synth.TuningSeeds[0])
+	learnSet, _ := site.Split()
 	caps := make([]Capture, len(learnSet))
 	for i, c := range learnSet {
-		caps[i] = c.Capture
+		caps[i] = learnCapture(c)
 	}
 	run := func(o Options, cs []Capture) []byte {
 		r, fs := learnAll(t, o, cs)

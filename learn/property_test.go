@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/seed15588f71/canon"
+	"github.com/seed15588f71/canon/learn/internal/synth"
 )
 
 // randomWorld makes the captures of a few hosts (some subdomains of
@@ -133,7 +134,7 @@ func randomWorld(r *rand.Rand) []Capture {
 	return caps
 }
 
-func pageHash(id string) string { return strings.TrimPrefix(synthDigest(id), "sha1:") }
+func pageHash(id string) string { return strings.TrimPrefix(synth.Digest(id), "sha1:") }
 
 // checkNoMerge holds rules to the property over caps: two evidence
 // captures whose keys Crawler keeps apart and the rules merge have one
