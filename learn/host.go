@@ -158,6 +158,22 @@ func isIPv4Literal(h string) bool {
 	return dots == 3
 }
 
+// governs reports whether a Hosts entry for the rule host p (whose
+// hostKey is pk) applies to the keys whose rule host is c (hostKey ck),
+// when no longer entry does, as canon.Rules match hosts: c is p or a
+// subdomain of it (a suffix at a label boundary), but an address
+// matches only itself, and no name matches through a suffix that is an
+// IPv4 address.
+func governs(p string, pk []byte, c string, ck []byte) bool {
+	switch {
+	case p == c:
+		return true
+	case strings.HasPrefix(c, "[") || isIPv4Literal(c) || isIPv4Literal(p):
+		return false
+	}
+	return len(ck) > len(pk) && bytes.HasPrefix(ck, pk) && ck[len(pk)] == 1
+}
+
 // nameable reports whether canon.Rules can hold a Hosts entry that
 // names the rule host h exactly (Rules read "Example.COM." as
 // example.com, which is another host's entry when h is "example.com."):
@@ -239,7 +255,6 @@ type domainRules struct {
 type domainNode struct {
 	key     []byte
 	host    string
-	ipv4    bool
 	learned []string
 	drop    map[string]bool // lowercase
 }
@@ -255,13 +270,9 @@ func (d *domainRules) add(key []byte, host string, learned, names []string) {
 		d.pop()
 	}
 	// The domains whose rules could apply to this host: every domain on
-	// the stack, but an IPv4 address (which matches only itself), and
-	// none for an address.
-	if !strings.HasPrefix(host, "[") && !isIPv4Literal(host) {
-		for _, anc := range d.stack {
-			if anc.ipv4 {
-				continue
-			}
+	// the stack (its keys' prefixes), but as governs says.
+	for _, anc := range d.stack {
+		if governs(anc.host, anc.key, host, key) {
 			for _, n := range anc.learned {
 				ln := strings.ToLower(n)
 				if _, used := slices.BinarySearch(names, ln); used && !slices.ContainsFunc(learned, func(m string) bool { return strings.EqualFold(m, n) }) {
@@ -274,7 +285,7 @@ func (d *domainRules) add(key []byte, host string, learned, names []string) {
 		}
 	}
 	if len(learned) > 0 {
-		d.stack = append(d.stack, &domainNode{key: slices.Clone(key), host: host, ipv4: isIPv4Literal(host), learned: learned})
+		d.stack = append(d.stack, &domainNode{key: slices.Clone(key), host: host, learned: learned})
 	}
 }
 

@@ -21,8 +21,13 @@ const (
 	pairNoise        = 0.06 // the share of pairs digest noise may make disagree (1-3 % of captures with a random digest, each in up to two pairs)
 	maxCandidates    = 12
 	maxSetSize       = 3
+	maxReruns        = 3        // rounds run again after a learned set fails when judged with the others left out
 	maxHostCaptures  = 100_000  // a host with more evidence is sampled (hostBatch)
 	maxHostBytes     = 64 << 20 // the same, in bytes of its captures' keys, URLs and digests
+	// maxJudgeWork bounds the judgments of a host's rounds, each of
+	// which reads all its captures: a host of 100,000 captures may make
+	// 1,500 (five rounds of every set of 12 names), a smaller one more.
+	maxJudgeWork = 150_000_000
 )
 
 // noiseAllowance is how many of n pairs may disagree without a veto:
@@ -80,6 +85,9 @@ type hostData struct {
 	errDigest   []bool // of each digest: an error page's (see newHostData)
 	excluded    int    // captures the pages' own history leaves out (noise, pages that change on every capture)
 
+	budget     int  // judgments the rounds may still make (maxJudgeWork)
+	unfinished bool // the rounds ran out of it
+
 	names   []string         // by ID
 	nameID  map[string]int32 // (the names of the parameters)
 	valueID map[string]int32 // (their values, and values joined: a name given more than once)
@@ -103,7 +111,7 @@ func intern(ids map[string]int32, s string) int32 {
 // captured three times or more that never showed one digest twice: a
 // page that changes on every capture), in time order.
 func newHostData(host string, recs []record) *hostData {
-	hd := &hostData{host: host, nameID: map[string]int32{}, valueID: map[string]int32{}}
+	hd := &hostData{host: host, nameID: map[string]int32{}, valueID: map[string]int32{}, budget: max(300, maxJudgeWork/max(1, len(recs)))}
 	pathID := map[string]int32{}
 	// Error pages: a digest several unrelated paths share.
 	paths := map[string][]string{}
@@ -244,24 +252,24 @@ func (hd *hostData) learnHost(minPairs int) (learned []string, sample string, fi
 	// learned before left out; then each learned set is judged again
 	// with all the others left out (a set learned early, on groups that
 	// another parameter split thin, may show its counterexamples only
-	// then). A set that fails is banned and the rounds run again.
+	// then). A set that fails is banned and the rounds run again, up to
+	// maxReruns times; then a failing set is only dropped.
 	banned := map[string]bool{}
-	var sets [][]string
-	var last []Finding
-	var samples []string
-	for {
-		sets, findings, samples, last = hd.rounds(cands, banned, minPairs)
+	var bannedFindings []Finding
+	sets, findings, samples, last := hd.rounds(cands, banned, minPairs)
+	for reruns := 0; ; {
 		failed := -1
+		var ff Finding
 		for i, set := range sets {
 			others := map[string]bool{}
 			for k, o := range sets {
 				for _, n := range o {
-					others[n] = k != i
+					others[n] = others[n] || k != i
 				}
 			}
 			f, s := hd.judge(set, others, minPairs)
 			if f.Verdict != Learned {
-				failed = i
+				failed, ff = i, f
 				break
 			}
 			findings[i], samples[i] = f, s
@@ -269,8 +277,19 @@ func (hd *hostData) learnHost(minPairs int) (learned []string, sample string, fi
 		if failed < 0 {
 			break
 		}
+		ff.Why = "judged again with the other learned sets left out: " + ff.Why
+		bannedFindings = append(bannedFindings, ff)
 		banned[strings.Join(sets[failed], "\x00")] = true
+		if reruns < maxReruns {
+			reruns++
+			sets, findings, samples, last = hd.rounds(cands, banned, minPairs)
+			continue
+		}
+		sets = slices.Delete(sets, failed, failed+1)
+		findings = slices.Delete(findings, failed, failed+1)
+		samples = slices.Delete(samples, failed, failed+1)
 	}
+	last = append(last, bannedFindings...)
 	ignored := map[string]bool{}
 	for _, set := range sets {
 		for _, n := range set {
@@ -322,6 +341,11 @@ func (hd *hostData) rounds(cands []string, banned map[string]bool, minPairs int)
 				if banned[strings.Join(set, "\x00")] {
 					continue
 				}
+				if hd.budget == 0 {
+					hd.unfinished = true
+					return sets, findings, samples, last
+				}
+				hd.budget--
 				f, s := hd.judge(set, ignored, minPairs)
 				if f.Verdict == Learned {
 					sets = append(sets, set)

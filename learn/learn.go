@@ -81,6 +81,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed15588f71/canon"
@@ -89,7 +90,7 @@ import (
 // Capture is one capture of a URL in an archive's or a crawler's index.
 type Capture struct {
 	URL    string
-	Time   time.Time // when it was captured; the zero Time: unknown
+	Time   time.Time // when it was captured; the zero Time (or one before 1678 or after 2261): unknown
 	Status int       // the HTTP status; 0: unknown, taken as 200
 	Digest string    // the payload's digest as the index writes it ("sha1:…"); "" or "-": none
 }
@@ -150,6 +151,7 @@ type Stats struct {
 	Invalid                        int // URLs the profile refuses
 	NoHost                         int // keys no host rule can apply to (no host)
 	Sampled                        int // captures a host with more than 100,000 left out of its sample
+	Unfinished                     int // hosts whose judging stopped at its bound (1,500 sets judged for 100,000 captures): sets it did not reach were not learned
 	Hosts                          int // hosts judged
 	Unnamed                        int // hosts with names learned that canon.Rules cannot name, or on whose captures their rule does not apply: no rule
 	// Judged sets of parameters, by verdict (as in the report).
@@ -165,7 +167,7 @@ type Learner struct {
 	sp       spiller
 	enc, hk  []byte
 	stats    Stats
-	done     bool
+	done     atomic.Bool // learned, or closed (Close may come from another goroutine)
 }
 
 // New returns a Learner with the options o.
@@ -201,7 +203,7 @@ var ErrLearned = errors.New("learn: the Learner has learned already")
 // temporary directory's (the captures could not be written), or
 // ErrLearned.
 func (l *Learner) Add(c Capture) error {
-	if l.done {
+	if l.done.Load() {
 		return ErrLearned
 	}
 	l.stats.Captures++
@@ -248,8 +250,8 @@ func (l *Learner) Add(c Capture) error {
 		}
 		// Only the key counts: one record a URL.
 		d, c.URL = "", ""
-	} else if !c.Time.IsZero() {
-		t = c.Time.UnixNano()
+	} else if y := c.Time.Year(); !c.Time.IsZero() && y > 1677 && y < 2262 {
+		t = c.Time.UnixNano() // (outside those years, unknown: no int64 holds it)
 	}
 	l.enc = appendRecord(l.enc[:0], l.hk, rank(path), rank(key), kind, t, key, d, c.URL)
 	return l.sp.add(l.enc)
@@ -366,16 +368,16 @@ func lowerNames(ns []string) []string {
 // ends it: Add, Learn and Hosts then return ErrLearned. It may be called
 // from another goroutine (a signal handler) while the Learner works.
 func (l *Learner) Close() error {
+	l.done.Store(true)
 	return l.sp.close()
 }
 
 // run judges the hosts of the captures added, in the order of their
 // hostKeys, and gives each one's result to each.
 func (l *Learner) run(report func(Finding), each func(key []byte, host string, learned, names []string)) error {
-	if l.done {
+	if l.done.Swap(true) {
 		return ErrLearned
 	}
-	l.done = true
 	defer l.sp.close()
 	src, done, err := l.sp.all()
 	if err != nil {
@@ -490,6 +492,9 @@ func (l *Learner) judgeBatch(b *hostBatch) (learned, names []string, findings []
 	}
 	hd := newHostData(b.host, b.evid)
 	learnedNames, sample, findings := hd.learnHost(l.minPairs)
+	if hd.unfinished {
+		l.stats.Unfinished++
+	}
 	if len(learnedNames) > 0 {
 		learned = hostRule(l.p, b.host, learnedNames, sample)
 		if learned == nil {

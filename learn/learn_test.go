@@ -428,3 +428,107 @@ func TestKeyHost(t *testing.T) {
 		t.Fatalf("only %d keys compared", n)
 	}
 }
+
+// TestHostsMatchRules holds the learner's reading of hosts to the
+// library's: over URLs of hosts in odd spellings (case, final dots,
+// empty labels, Unicode, percent-encoding, addresses, subdomains), under
+// Crawler and a profile that keeps Unicode hosts, a rule the learner
+// names for a URL's host (hostRule) applies to it, and a rule for one
+// URL's host applies to another URL's key exactly when governs says so
+// (which the subdomain rule of Learn and Merge reads).
+func TestHostsMatchRules(t *testing.T) {
+	urls := []string{
+		"http://example.com/", "http://Example.COM./", "http://example.com../", "http://news.example.com/",
+		"http://a.news.example.com./", "http://www.example.com/", "http://notexample.com/", "http://com/",
+		"foo://EXAMPLE.com/", "foo://h..example/", "foo://.example/", "foo://example/", "foo://a_b!$/",
+		"foo://1.2.3.4.5/", "http://10.0.0.1/", "foo://evil.10.0.0.1/", "foo://0.0.1/", "foo://0.1/",
+		"http://[::1]/", "foo://[::1]/", "http://b\u00fccher.example/", "http://xn--bcher-kva.example/",
+		"foo://b%C3%BCcher.example/", "http://B\u00dcCHER.example./", "http://www.b\u00fccher.example/",
+		"http://faß.de/", "http://xn--fa-hia.de/", "http://fass.de/", "foo://%41.example/", "http://localhost/",
+		"http://a.b.c.d.e.example.com/", "foo://e.xample.com/",
+	}
+	unicode, err := canon.NewProfile(canon.LowercaseScheme, canon.LowercaseHost, canon.HostToUnicode, canon.RemoveTrackingParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []canon.Profile{canon.Crawler, unicode} {
+		type host struct {
+			url, rh string
+			key     []byte
+		}
+		var hosts []host
+		for _, u := range urls {
+			rh, ok := Host(u, p)
+			if !ok {
+				continue
+			}
+			k, ok := hostKey(nil, rh)
+			if !ok {
+				t.Fatalf("%v: hostKey(%q) refused", p, rh)
+			}
+			hosts = append(hosts, host{u, rh, k})
+		}
+		if len(hosts) < len(urls)-4 {
+			t.Fatalf("%v: only %d of the URLs have a host", p, len(hosts))
+		}
+		checked := 0
+		for _, a := range hosts {
+			if hostRule(p, a.rh, []string{"zz"}, a.url+"?zz=1") == nil {
+				continue // no rule names a's host
+			}
+			checked++
+			q, err := p.WithRules(rulesOf(p, map[string][]string{a.rh: {"zz"}}))
+			if err != nil {
+				t.Fatalf("%v: a rule for %q: %v", p, a.rh, err)
+			}
+			for _, b := range hosts {
+				plain, err1 := canon.Normalize(b.url+"?zz=1", p)
+				ruled, err2 := canon.Normalize(b.url+"?zz=1", q)
+				if err1 != nil || err2 != nil {
+					t.Fatalf("%v: %s: %v %v", p, b.url, err1, err2)
+				}
+				if applies := plain != ruled; applies != governs(a.rh, a.key, b.rh, b.key) {
+					t.Errorf("%v: the rule of %s (%q) applies to %s (%q): %v; governs says %v", p, a.url, a.rh, b.url, b.rh, applies, !applies)
+				}
+			}
+		}
+		t.Logf("%v: %d of %d hosts named, each checked against all", p, checked, len(hosts))
+		if checked < 10 {
+			t.Errorf("%v: only %d hosts can be named", p, checked)
+		}
+	}
+}
+
+// TestLearnTempDir: the captures past SpillBytes go to a directory of
+// TempDir that Learn, or Close, removes.
+func TestLearnTempDir(t *testing.T) {
+	tags := []string{"home", "nav", "mail", "footer"}
+	cs := site(200, 3, func(p, n int) string {
+		return fmt.Sprintf("http://a.test/item?id=%d&from=%s", p, tags[n%4])
+	}, pageDigest)
+	for _, learnIt := range []bool{true, false} {
+		dir := t.TempDir()
+		l := New(Options{SpillBytes: 8 << 10, TempDir: dir})
+		for _, c := range cs {
+			if err := l.Add(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if runs, _ := filepath.Glob(filepath.Join(dir, "canon-learn-*", "run-*")); len(runs) < 2 {
+			t.Fatalf("%d run files in %s, want several", len(runs), dir)
+		}
+		if learnIt {
+			if r, err := l.Learn(nil); err != nil || !slices.Equal(r.Hosts["a.test"].TrackingParams, []string{"from"}) {
+				t.Fatalf("Learn: %v, %v", r, err)
+			}
+		} else if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := os.ReadDir(dir); len(left) > 0 {
+			t.Errorf("learned %v: %s holds %v", learnIt, dir, left)
+		}
+		if err := l.Add(cs[0]); err != ErrLearned {
+			t.Errorf("learned %v: Add after: %v, want ErrLearned", learnIt, err)
+		}
+	}
+}

@@ -153,7 +153,8 @@ func detect(line string) (Format, bool) {
 // malformed line, the zero Capture and a *LineError (wrapping
 // ErrMalformed), after which reading goes on; or an error of another
 // kind (r's, or an unknown f) as its last step. Empty lines and lines
-// starting with "#" are skipped in every format; lines may end in CRLF.
+// starting with "#" are skipped in every format; lines may end in CRLF,
+// and the first may start with a UTF-8 byte order mark.
 // A line longer than twice canon.MaxLength is malformed; it is skipped
 // without being held in memory.
 func ReadCaptures(r io.Reader, f Format) iter.Seq2[Capture, error] {
@@ -175,6 +176,9 @@ func ReadCaptures(r io.Reader, f Format) iter.Seq2[Capture, error] {
 				return
 			}
 			n := lr.n
+			if n == 1 {
+				b = bytes.TrimPrefix(b, []byte("\ufeff")) // (a byte order mark)
+			}
 			if lr.long {
 				if !yield(Capture{}, &LineError{Line: n, Format: p.f, Reason: "longer than " + strconv.Itoa(maxLine) + " bytes"}) {
 					return

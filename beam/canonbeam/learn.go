@@ -61,9 +61,10 @@ var (
 	skippedInvalidCounter  = beam.NewCounter("canon.learn", "skipped-invalid")
 	skippedSampledCounter  = beam.NewCounter("canon.learn", "skipped-sampled")
 	// The sets of parameters judged, by verdict (learn.Finding).
-	learnedCounter  = beam.NewCounter("canon.learn", "sets-learned")
-	refusedCounter  = beam.NewCounter("canon.learn", "sets-refused")
-	nearMissCounter = beam.NewCounter("canon.learn", "sets-near-miss")
+	learnedCounter    = beam.NewCounter("canon.learn", "sets-learned")
+	refusedCounter    = beam.NewCounter("canon.learn", "sets-refused")
+	nearMissCounter   = beam.NewCounter("canon.learn", "sets-near-miss")
+	unfinishedCounter = beam.NewCounter("canon.learn", "hosts-unfinished") // hosts judged in part (learn.Stats.Unfinished)
 )
 
 func init() {
@@ -223,6 +224,7 @@ func (fn *learnHostFn) ProcessElement(ctx context.Context, host string, captures
 	learnedCounter.Inc(ctx, int64(st.Learned))
 	refusedCounter.Inc(ctx, int64(st.Refused))
 	nearMissCounter.Inc(ctx, int64(st.NearMisses))
+	unfinishedCounter.Inc(ctx, int64(st.Unfinished))
 	for _, h := range hs {
 		b, err := json.Marshal(h)
 		if err != nil {

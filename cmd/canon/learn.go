@@ -172,8 +172,12 @@ func printLearnSummary(w io.Writer, st learn.Stats, read, malformed, ruleHosts i
 	}
 	fmt.Fprintf(w, "canon: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL%s): rules for %d hosts\n",
 		read, malformed, st.Status, st.NoDigest, st.EmptyPayload, st.Invalid+st.NoHost, sampled, ruleHosts)
-	fmt.Fprintf(w, "canon: %d hosts judged: %d sets of parameters learned, %d refused, %d near misses\n",
-		st.Hosts, st.Learned, st.Refused, st.NearMisses)
+	unfinished := ""
+	if st.Unfinished > 0 {
+		unfinished = fmt.Sprintf(" (%d in part: the bound of the sets a host's judging reads)", st.Unfinished)
+	}
+	fmt.Fprintf(w, "canon: %d hosts judged%s: %d sets of parameters learned, %d refused, %d near misses\n",
+		st.Hosts, unfinished, st.Learned, st.Refused, st.NearMisses)
 	for _, f := range refused {
 		ex := ""
 		if len(f.Counterexamples) > 0 {

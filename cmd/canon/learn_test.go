@@ -632,3 +632,47 @@ func TestLearnFoundNearMiss(t *testing.T) {
 		t.Errorf("no near miss for playlist_url in the report:\n%.4000s", report)
 	}
 }
+
+// TestLearnInterrupted: the captures -learn cannot hold go to a
+// temporary directory of $TMPDIR, which an interrupt removes, as sort(1)
+// removes its files; the exit status is 130.
+func TestLearnInterrupted(t *testing.T) {
+	if testing.Short() || runtime.GOOS == "windows" {
+		t.Skip("writes 500,000 captures to a pipe; sends an interrupt")
+	}
+	tmp := t.TempDir()
+	cmd := exec.Command(binary, "-learn", "-learn-input", "pairs")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(stdin)
+	for n := range 500_000 {
+		fmt.Fprintf(w, "http://h%d.test/page-with-a-longer-path?id=%d&from=home\tsha1:%032d\t20240101000000\n", n%1000, n, n)
+	}
+	w.Flush() // (stdin stays open: the command is still reading)
+	var runs []string
+	for start := time.Now(); len(runs) == 0 && time.Since(start) < time.Minute; time.Sleep(20 * time.Millisecond) {
+		runs, _ = filepath.Glob(filepath.Join(tmp, "canon-learn-*", "run-*"))
+	}
+	if len(runs) == 0 {
+		t.Fatalf("no spill file in %s after a minute", tmp)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	stdin.Close()
+	if code := exitStatus(t, err); code != 130 {
+		t.Errorf("exit %d after an interrupt, want 130 (%s)", code, errOut.String())
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("%s holds %v after the interrupt", tmp, left)
+	}
+}

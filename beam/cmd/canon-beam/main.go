@@ -698,6 +698,10 @@ func printLearnSummary(w io.Writer, res beam.PipelineResult, cfg *config) {
 	}
 	fmt.Fprintf(w, "canon-beam: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL%s): rules for %d hosts (%s-*)\n",
 		n["captures"], n["malformed"], n["skipped-status"], n["skipped-no-digest"], n["skipped-empty-payload"], n["no-host"]+n["skipped-invalid"], sampled, n["rule-hosts"], cfg.failuresPrefix())
-	fmt.Fprintf(w, "canon-beam: %d hosts judged: %d sets of parameters learned, %d refused, %d near misses\n",
-		n["hosts"], n["sets-learned"], n["sets-refused"], n["sets-near-miss"])
+	unfinished := ""
+	if n["hosts-unfinished"] > 0 {
+		unfinished = fmt.Sprintf(" (%d in part: the bound of the sets a host's judging reads)", n["hosts-unfinished"])
+	}
+	fmt.Fprintf(w, "canon-beam: %d hosts judged%s: %d sets of parameters learned, %d refused, %d near misses\n",
+		n["hosts"], unfinished, n["sets-learned"], n["sets-refused"], n["sets-near-miss"])
 }
