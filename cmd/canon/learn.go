@@ -176,8 +176,12 @@ func printLearnSummary(w io.Writer, st learn.Stats, read, malformed, ruleHosts i
 	if st.Unfinished > 0 {
 		unfinished = fmt.Sprintf(" (%d in part: the bound of the sets a host's judging reads)", st.Unfinished)
 	}
-	fmt.Fprintf(w, "canon: %d hosts judged%s: %d sets of parameters learned, %d refused, %d near misses\n",
-		st.Hosts, unfinished, st.Learned, st.Refused, st.NearMisses)
+	misses := "near misses"
+	if st.NearMisses == 1 {
+		misses = "near miss"
+	}
+	fmt.Fprintf(w, "canon: %d hosts judged%s: %d sets of parameters learned, %d refused, %d %s\n",
+		st.Hosts, unfinished, st.Learned, st.Refused, st.NearMisses, misses)
 	for _, f := range refused {
 		ex := ""
 		if len(f.Counterexamples) > 0 {

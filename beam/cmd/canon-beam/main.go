@@ -702,6 +702,10 @@ func printLearnSummary(w io.Writer, res beam.PipelineResult, cfg *config) {
 	if n["hosts-unfinished"] > 0 {
 		unfinished = fmt.Sprintf(" (%d in part: the bound of the sets a host's judging reads)", n["hosts-unfinished"])
 	}
-	fmt.Fprintf(w, "canon-beam: %d hosts judged%s: %d sets of parameters learned, %d refused, %d near misses\n",
-		n["hosts"], unfinished, n["sets-learned"], n["sets-refused"], n["sets-near-miss"])
+	misses := "near misses"
+	if n["sets-near-miss"] == 1 {
+		misses = "near miss"
+	}
+	fmt.Fprintf(w, "canon-beam: %d hosts judged%s: %d sets of parameters learned, %d refused, %d %s\n",
+		n["hosts"], unfinished, n["sets-learned"], n["sets-refused"], n["sets-near-miss"], misses)
 }
