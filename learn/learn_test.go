@@ -532,3 +532,24 @@ func TestLearnTempDir(t *testing.T) {
 		}
 	}
 }
+
+// TestSpillLetsGo: the records written to a run file are let go: no
+// element of the array the next records are held in still points into
+// their memory (the array outlives them).
+func TestSpillLetsGo(t *testing.T) {
+	l := New(Options{SpillBytes: 16 << 10, TempDir: t.TempDir()})
+	defer l.Close()
+	for i := range 2000 {
+		if err := l.Add(Capture{URL: fmt.Sprintf("http://a.test/p?id=%d", i), Status: 200, Digest: "sha1:X"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(l.sp.runs) < 2 {
+		t.Fatalf("%d runs, want several", len(l.sp.runs))
+	}
+	for i, r := range l.sp.recs[len(l.sp.recs):cap(l.sp.recs)] {
+		if r != nil {
+			t.Fatalf("element %d past the records held still points to %q", len(l.sp.recs)+i, r)
+		}
+	}
+}

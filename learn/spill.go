@@ -159,6 +159,9 @@ func (s *spiller) spill() error {
 		return err
 	}
 	s.runs = append(s.runs, name)
+	// (Cleared: the slice's array, kept for the next records, would keep
+	// the chunks its old elements point into.)
+	clear(s.recs)
 	s.recs, s.chunks, s.held = s.recs[:0], nil, 0
 	if len(s.runs) >= maxRuns {
 		// Too many files to hold open at once: merge them into one.
