@@ -13,12 +13,14 @@
 //
 // Precision comes first: a wrong rule merges pages a crawler then never
 // fetches. Only status-200 captures with a digest count as evidence, and
-// not the empty payload's; a digest that several unrelated paths of a
-// host share is an error page, not evidence. The page's own history
-// explains some digests: a digest that no other capture shows, on a URL
-// whose other captures show another, is noise (ads, counters); a URL
-// whose captures all differ is a page that changes on every capture; the
-// captures of both are left out.
+// not the empty payload's. A digest that several unrelated paths of a
+// host share, or the captures of several groups while a set is judged,
+// is an error page's: two captures of it make no agreement. The page's
+// own history explains some digests: one that no other capture shows,
+// on a URL whose other captures show another one twice, is noise (ads,
+// counters); a URL captured three times or more that never showed one
+// digest twice is a page that changes on every capture; the captures of
+// both are left out.
 //
 // The captures of a host that differ only in a set of parameters (one,
 // two or three names, the host's most frequent ones first, each judged
@@ -29,19 +31,24 @@
 // of the set, when either URL showed the other's digest at another time,
 // or when a change point of the host lies between its captures: a time
 // at which the pages of at least two groups changed cleanly (neither
-// showed its old digest again) and inside no agreeing pair. Of the
-// pairs left:
+// showed its old digest again) and where no page is seen unchanged (two
+// captures of a group next to each other in time with one digest). Of
+// the pairs left:
 //
 //   - A counterexample vetoes the set, however many pairs agree: a pair
 //     whose two digests other captures of the host show too (neither is
-//     noise), and of whose differing values none is seen only once; or a
-//     pair with a digest no other capture shows (it could be noise) on a
-//     value whose captures show such a digest at least twice and on at
-//     least half of their pairs (a rare value that names other pages:
-//     "?lang=fr" among many "?lang=en", each URL captured once).
+//     noise), between values of which none is seen only once; a pair with
+//     a digest no other capture shows (it could be noise) on a value
+//     whose captures show such a digest at least twice and on at least
+//     half of their pairs (a rare value that names other pages:
+//     "?lang=fr" among many "?lang=en", each URL captured once); or a
+//     pair with such a digest in a group where two pairs or more have
+//     one on both sides (a listing whose pages, each captured once, all
+//     differ).
 //   - A value seen once is neutral: a pair in which every differing value
-//     is seen once (every "sid" value is) is no veto, and its agreement
-//     counts like any other.
+//     is seen once (every "sid" value is) is no veto, unless other
+//     captures of the same two digests in the group show repeated values
+//     that differ; and its agreement counts like any other.
 //   - The disagreements that do not veto (values seen once, noise) may be
 //     as many as digest noise makes: 6 % of the pairs (1–3 % of captures
 //     with a random digest, each in up to two pairs) and three standard
@@ -50,9 +57,13 @@
 // A set is learned when nothing vetoes it, at least MinPairs pairs agree
 // (5 by default), on at least three pages, and the agreeing captures show
 // at least three values of each name (a parameter whose values 0 and 1
-// show one page but others do not is relevant). A set that nothing
-// refuses but that has too little evidence is a near miss. A name
-// learned on one host says nothing about another.
+// show one page but others do not is relevant). Each learned set is then
+// judged again with all the other learned sets left out (a set learned
+// early, on groups another parameter split thin, may show its
+// counterexamples only then); one that fails is refused and the others
+// learned again without it. A set that nothing refuses but that has too
+// little evidence is a near miss. A name learned on one host says
+// nothing about another.
 //
 // # Hosts, order and memory
 //
@@ -67,7 +78,9 @@
 // indexes, give the same rules and the same report (a capture given
 // twice counts once). A host with more than 100,000 captures (or 64 MiB
 // of them) is learned from a sample: its paths with the smallest hashes,
-// whole, and the last of them sampled by URL.
+// whole, and the last of them sampled by URL; its judging reads at most
+// 150,000,000 captures (1,500 sets for 100,000 captures: Stats.Unfinished
+// counts the hosts that reach the bound).
 //
 // Digests cannot see what does not change the bytes fetched: a parameter
 // that a script of the page reads (a player's start time, a tab, a
