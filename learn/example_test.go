@@ -1,8 +1,8 @@
 package learn_test
 
 import (
-	"bufio"
 	"fmt"
+	"log"
 	"strings"
 	"time"
 
@@ -30,10 +30,16 @@ func captures() []learn.Capture {
 
 func ExampleNew() {
 	l := learn.New(learn.Options{}) // against canon.Crawler's keys
+	defer l.Close()
 	for _, c := range captures() {
-		l.Add(c)
+		if err := l.Add(c); err != nil {
+			log.Fatal(err)
+		}
 	}
-	rules := l.Rules()
+	rules, err := l.Learn(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(rules.Hosts)
 
 	p, _ := canon.Crawler.WithRules(rules)
@@ -44,33 +50,41 @@ func ExampleNew() {
 	// https://shop.example/item?id=7
 }
 
-func ExampleLearner_Report() {
+// The findings say why each set of parameters was learned or not.
+func ExampleLearner_Learn() {
 	l := learn.New(learn.Options{})
+	defer l.Close()
 	for _, c := range captures() {
 		l.Add(c)
 	}
-	for _, f := range l.Report() {
-		fmt.Println(f.Host, f.Params, "learned:", f.Learned, "pairs:", f.Pairs, "agree:", f.Agree)
+	_, err := l.Learn(func(f learn.Finding) {
+		fmt.Println(f.Host, f.Params, f.Verdict, "pairs:", f.Pairs, "agree:", f.Agree, "counterexamples:", f.Counter)
+	})
+	if err != nil {
+		log.Fatal(err)
 	}
 	// Output:
-	// shop.example [from] learned: true pairs: 24 agree: 24
-	// shop.example [id] learned: false pairs: 11 agree: 0
+	// shop.example [from] learned pairs: 24 agree: 24 counterexamples: 0
+	// shop.example [id] refused pairs: 11 agree: 0 counterexamples: 11
 }
 
 func ExampleReadCaptures() {
 	index := ` CDX N b a m s k r M S V g
 example,shop)/item?from=home&id=1 20240501120000 https://shop.example/item?id=1&from=home text/html 200 PAGE01 - - 1200 0 a.warc.gz
+example,shop)/item?from=nav&id=1 2024050113000x https://shop.example/item?id=1&from=nav text/html 200 PAGE01 - - 1200 1200 a.warc.gz
 example,shop)/item?from=nav&id=1 20240501130000 https://shop.example/item?id=1&from=nav text/html 200 PAGE01 - - 1200 1200 a.warc.gz
 `
-	err := learn.ReadCaptures(strings.NewReader(index), "", func(c learn.Capture) error {
+	for c, err := range learn.ReadCaptures(strings.NewReader(index), "") {
+		if err != nil {
+			fmt.Println(err) // a malformed line: reading goes on
+			continue
+		}
 		fmt.Println(c.Time.Format(time.RFC3339), c.Status, c.Digest, c.URL)
-		return nil
-	}, nil)
-	fmt.Println(err)
+	}
 	// Output:
 	// 2024-05-01T12:00:00Z 200 PAGE01 https://shop.example/item?id=1&from=home
+	// learn: malformed index line 3 (cdx): bad timestamp "2024050113000x"
 	// 2024-05-01T13:00:00Z 200 PAGE01 https://shop.example/item?id=1&from=nav
-	// <nil>
 }
 
 func ExampleDetectFormat() {
@@ -88,8 +102,17 @@ func ExampleDetectFormat() {
 	// pairs <nil>
 }
 
+func ExampleFormats() {
+	fmt.Println(learn.Formats())
+	f, err := learn.ParseFormat("warc")
+	fmt.Printf("%q %v\n", f, err)
+	// Output:
+	// [cdx cdxj crawl-log pairs]
+	// "" learn: unknown index format "warc": want one of cdx, cdxj, crawl-log, pairs
+}
+
 func ExampleHost() {
-	h, ok := learn.Host("HTTPS://WWW.Shop.Example:8443/item?id=1", canon.Crawler)
+	h, ok := learn.Host("HTTPS://WWW.Shop.Example.:8443/item?id=1", canon.Crawler)
 	fmt.Println(h, ok)
 	// Output:
 	// www.shop.example true
@@ -108,17 +131,13 @@ func ExampleMerge() {
 	}
 	var hosts []learn.HostRules
 	for _, l := range byHost {
-		hosts = append(hosts, l.Hosts()...)
+		hs, err := l.Hosts(nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		hosts = append(hosts, hs...)
 	}
 	fmt.Println(learn.Merge(hosts, canon.Crawler).Hosts)
 	// Output:
 	// map[shop.example:{[from] [] [] [] map[]}]
-}
-
-func ExamplePeekFormat() {
-	br := bufio.NewReader(strings.NewReader("# captures of a crawl\nhttps://shop.example/\tsha1:PAGE01\t20240501120000\n"))
-	f, err := learn.PeekFormat(br)
-	fmt.Println(f, err)
-	// Output:
-	// pairs <nil>
 }

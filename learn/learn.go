@@ -4,30 +4,97 @@
 // parameters keep giving the same content, those parameters do not name
 // the page on that host ("?sid=…", "?from=home", "?_=1700000000"); where
 // they give different content, they do. The rules come out as
-// [canon.Rules] (a Hosts entry with TrackingParams per host), which
-// [canon.Profile.WithRules] and the command's -rules read, learned
-// against the keys of a profile (canon.Crawler by default), so that what
-// the profile merges already is not learned again.
+// [canon.Rules] (a Hosts entry per host), which [canon.Profile.WithRules]
+// and the command's -rules read, learned against the keys of a profile
+// (canon.Crawler by default), so that what the profile merges already is
+// not learned again.
+//
+// # The rule
 //
 // Precision comes first: a wrong rule merges pages a crawler then never
-// fetches. Only status-200 captures with a digest count, and not the
-// empty payload's; a digest that several unrelated paths of a host share
-// is an error page, not evidence. A set of parameters is learned when
-// captures that differ only in them, next to each other in time, agree
-// on the digest at least 98 % of the time over at least MinPairs pairs,
-// with at least three values of each parameter among the agreeing
-// captures (a parameter whose values 0 and 1 show one page but others do
-// not is relevant). Pages change: disagreements that up to four points
-// in time explain, each inside no agreeing pair's interval (the host's
-// pages changed then), are the host's churn, not the parameter's; they
-// are weighed only where the agreeing pairs would otherwise make a rule.
-// A name learned on one host says nothing about another.
+// fetches. Only status-200 captures with a digest count as evidence, and
+// not the empty payload's. A digest that several unrelated paths of a
+// host share, or the captures of several groups while a set is judged,
+// is an error page's: two captures of it make no agreement. The page's
+// own history explains some digests: one that no other capture shows,
+// on a URL whose other captures show another one twice, is noise (ads,
+// counters); a URL captured three times or more that never showed one
+// digest twice is a page that changes on every capture; the captures of
+// both are left out.
+//
+// The captures of a host that differ only in a set of parameters (one,
+// two or three names, the host's most frequent ones first, each judged
+// with the sets learned before left out) are grouped by the rest of
+// their keys; in each group, two captures next to each other in time
+// whose values of the set differ make a pair, which agrees when their
+// digests are equal. A disagreeing pair is explained, and says nothing
+// of the set, when either URL showed the other's digest at another time,
+// or when a change point of the host lies between its captures: a time
+// at which the pages of at least two groups changed cleanly (neither
+// showed its old digest again) and where no page is seen unchanged (two
+// captures of a group next to each other in time with one digest). Of
+// the pairs left:
+//
+//   - A counterexample vetoes the set, however many pairs agree: a pair
+//     whose two digests other captures of the host show too (neither is
+//     noise), between values of which none is seen only once; a pair with
+//     a digest no other capture shows (it could be noise) on a value
+//     whose captures show such a digest at least twice and on at least
+//     half of their pairs (a rare value that names other pages:
+//     "?lang=fr" among many "?lang=en", each URL captured once); or a
+//     pair with such a digest in a group where two pairs or more have
+//     one on both sides (a listing whose pages, each captured once, all
+//     differ).
+//   - A value seen once is neutral: a pair in which every differing value
+//     is seen once (every "sid" value is) is no veto, unless other
+//     captures of the same two digests in the group show repeated values
+//     that differ; and its agreement counts like any other.
+//   - The disagreements that do not veto (values seen once, noise) may be
+//     as many as digest noise makes: 6 % of the pairs (1–3 % of captures
+//     with a random digest, each in up to two pairs) and three standard
+//     deviations more; more refuse the set.
+//
+// A set is learned when nothing vetoes it, at least MinPairs pairs agree
+// (5 by default), on at least three pages, and the agreeing captures show
+// at least three values of each name (a parameter whose values 0 and 1
+// show one page but others do not is relevant). Each learned set is then
+// judged again with all the other learned sets left out (a set learned
+// early, on groups another parameter split thin, may show its
+// counterexamples only then); one that fails is refused and the others
+// learned again without it. A set that nothing refuses but that has too
+// little evidence is a near miss. A name learned on one host says
+// nothing about another.
+//
+// # Hosts, order and memory
+//
+// A host is judged as canon.Rules match it: example.com, EXAMPLE.com and
+// example.com. are one host, a Unicode host is its A-labels; a host that
+// Rules cannot name gets no rule, and a name learned for a domain is left
+// out of its rule when a subdomain the rule applies to uses the name
+// without having learned it. A host is judged on all its captures: the
+// Learner holds them in memory up to Options.SpillBytes and then sorts
+// them and writes them to a temporary directory, which it removes when it
+// is done; the same captures, in any order, split into any number of
+// indexes, give the same rules and the same report (a capture given
+// twice counts once). A host with more than 100,000 captures (or 64 MiB
+// of them) is learned from a sample: its paths with the smallest hashes,
+// whole, and the last of them sampled by URL; its judging reads at most
+// 150,000,000 captures (1,500 sets for 100,000 captures: Stats.Unfinished
+// counts the hosts that reach the bound).
+//
+// Digests cannot see what does not change the bytes fetched: a parameter
+// that a script of the page reads (a player's start time, a tab, a
+// client-side route) leaves the digest as it is, and is learned.
 package learn
 
 import (
+	"errors"
+	"hash/fnv"
+	"io"
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed15588f71/canon"
@@ -36,7 +103,7 @@ import (
 // Capture is one capture of a URL in an archive's or a crawler's index.
 type Capture struct {
 	URL    string
-	Time   time.Time // when it was captured; the zero Time: unknown
+	Time   time.Time // when it was captured; the zero Time (or one before 1678 or after 2261): unknown
 	Status int       // the HTTP status; 0: unknown, taken as 200
 	Digest string    // the payload's digest as the index writes it ("sha1:…"); "" or "-": none
 }
@@ -51,85 +118,70 @@ type Options struct {
 	// 0 is 5.
 	MinPairs int
 
-	// HostRuns says that the captures of a host come together, as in a
-	// CDX or CDXJ index sorted by SURT: a host is learned when its run
-	// ends, and its captures are let go, so that memory holds one host's
-	// captures. A host that comes back in a later run is learned again
-	// from that run, and its rules are the union of the runs'. Without
-	// HostRuns, every capture is kept until Rules, and the rules do not
-	// depend on the order of Add.
-	HostRuns bool
+	// SpillBytes bounds the memory the captures added are held in: past
+	// it, they are sorted and written to a file of a temporary directory
+	// (made in TempDir, "" for os.TempDir), which Learn, Hosts and Close
+	// remove. 0 is 64 MiB.
+	SpillBytes int
+	TempDir    string
 }
 
-// Thresholds of the rule (see the package documentation).
+// Verdict is what a judgment concluded of a set of parameters.
+type Verdict string
+
 const (
-	defaultMinPairs   = 5
-	minAgreement      = 0.98
-	minValues         = 3 // values of each parameter among the agreeing captures
-	errorDigestPaths  = 3 // distinct paths that make a shared digest an error page's
-	errorDigestGroups = 5 // distinct groups of a judgment (judge) that make a shared digest an error page's
-	maxCandidates     = 12
-	maxSetSize        = 3
-	maxHostCaptures   = 100_000 // a host with more is sampled (host.shift)
-	maxChangePairs    = 2000    // pairs of each kind changePoints weighs (a larger set is sampled)
-	maxChangePoints   = 4       // changes of the host's content in time a set's disagreements may be explained by
-	minChangeGroups   = 1       // groups whose disagreements a change point must explain
+	Learned  Verdict = "learned"   // the set does not name the host's pages: a rule
+	Refused  Verdict = "refused"   // a counterexample, or more disagreement than noise makes
+	NearMiss Verdict = "near miss" // nothing refuses the set, but the evidence is too thin for a rule
 )
 
-// Learner learns rules from captures (Add) and gives them (Rules) with
-// their evidence (Report). Without Options.HostRuns, the same captures,
-// in any order, give the same rules. A Learner is not safe for
-// concurrent use.
+// Finding is the evidence for one set of parameters of a host.
+type Finding struct {
+	Host    string
+	Params  []string
+	Verdict Verdict
+	Why     string `json:",omitempty"` // why the set is refused or a near miss
+	// Pairs are the pairs of captures judged: next to each other in time,
+	// differing only in Params. Of them, Agree have one digest, Explained
+	// disagree where the pages' history or the host's change points say
+	// why, Unexplained disagree with a value seen once or a digest seen
+	// once (noise, within what noise makes), and Counter are
+	// counterexamples, which veto.
+	Pairs, Agree, Explained, Unexplained, Counter int
+	// Counterexamples are up to three pairs of URLs (passwords masked)
+	// that differ only in Params and whose digests differ: of the
+	// counterexamples, or of the disagreements that refused the set.
+	Counterexamples [][2]string `json:",omitempty"`
+}
+
+// Stats counts what a Learner read and concluded.
+type Stats struct {
+	Captures int // captures added
+	// Captures that are no evidence (their parameter names still count
+	// for the rules of the domains above their host): a status other
+	// than 200, no digest, the empty payload's digest.
+	Status, NoDigest, EmptyPayload int
+	Invalid                        int // URLs the profile refuses
+	NoHost                         int // keys no host rule can apply to (no host)
+	Sampled                        int // captures a host with more than 100,000 left out of its sample
+	Unfinished                     int // hosts whose judging stopped at its bound (1,500 sets judged for 100,000 captures): sets it did not reach were not learned
+	Hosts                          int // hosts judged
+	Unnamed                        int // hosts with names learned that canon.Rules cannot name, or on whose captures their rule does not apply: no rule
+	// Judged sets of parameters, by verdict (as in the report).
+	Learned, Refused, NearMisses int
+}
+
+// Learner learns rules from captures (Add) and gives them (Learn), with
+// their evidence. The same captures, in any order, give the same rules
+// and findings. A Learner is not safe for concurrent use, but for Close.
 type Learner struct {
 	p        canon.Profile
 	minPairs int
-	hostRuns bool
-	pending  map[string]*host           // hosts whose captures are not learned yet
-	run      string                     // with HostRuns: the host of the last capture
-	learned  map[string][]string        // the names learned per host, sorted
-	names    map[string]map[string]bool // the names (lowercased) each host's captures have
-	findings []Finding
-	Skipped  Skipped // captures that could not count, by reason
+	sp       spiller
+	enc, hk  []byte
+	stats    Stats
+	done     atomic.Bool // learned, or closed (Close may come from another goroutine)
 }
-
-// Skipped counts the captures Add left out: by their status, digest or
-// URL, and those a host with more than 100,000 captures leaves out of its
-// sample (Sampled).
-type Skipped struct {
-	Status, NoDigest, EmptyPayload, Invalid, Sampled int
-}
-
-type host struct {
-	caps []capture
-	// shift: the host has more captures than maxHostCaptures, and only
-	// those whose path's hash has shift low bits of 0 are kept (a sample
-	// by path keeps a path's captures together, and the same captures
-	// give the same sample in any order).
-	shift uint
-}
-
-// pathHash is the hash a large host's captures are sampled by (FNV-1a:
-// the same in every process).
-func pathHash(path string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(path); i++ {
-		h ^= uint64(path[i])
-		h *= 1099511628211
-	}
-	return h
-}
-
-// capture is a Capture as the learner reads it: its key's path (up to the
-// query) and query parameters, digest and time.
-type capture struct {
-	path   string
-	params []param
-	digest string
-	t      int64 // Unix nanoseconds; 0 unknown
-	url    string
-}
-
-type param struct{ name, value string }
 
 // New returns a Learner with the options o.
 func New(o Options) *Learner {
@@ -139,8 +191,10 @@ func New(o Options) *Learner {
 	if o.MinPairs <= 0 {
 		o.MinPairs = defaultMinPairs
 	}
-	return &Learner{p: o.Profile, minPairs: o.MinPairs, hostRuns: o.HostRuns,
-		pending: map[string]*host{}, learned: map[string][]string{}, names: map[string]map[string]bool{}}
+	if o.SpillBytes <= 0 {
+		o.SpillBytes = 64 << 20
+	}
+	return &Learner{p: o.Profile, minPairs: o.MinPairs, sp: spiller{limit: o.SpillBytes, tmpDir: o.TempDir}}
 }
 
 // emptyPayload holds the digests of an empty payload as indexes write
@@ -151,691 +205,320 @@ var emptyPayload = map[string]bool{
 	"DA39A3EE5E6B4B0D3255BFEF95601890AFD80709": true,
 }
 
+// ErrLearned is returned by Add, Learn and Hosts on a Learner that has
+// learned already (or was closed).
+var ErrLearned = errors.New("learn: the Learner has learned already")
+
 // Add adds a capture. A capture that cannot be evidence (a status other
-// than 200, no digest, the empty payload's, a URL the profile refuses)
-// is counted in Skipped.
-func (l *Learner) Add(c Capture) {
+// than 200, no digest, the empty payload's) is counted in Stats, and its
+// parameter names are kept for the rules of its host's domains; a URL
+// the profile refuses is counted and left out. Its error is the
+// temporary directory's (the captures could not be written), or
+// ErrLearned.
+func (l *Learner) Add(c Capture) error {
+	if l.done.Load() {
+		return ErrLearned
+	}
+	l.stats.Captures++
+	key, err := canon.Normalize(c.URL, l.p)
+	if err != nil {
+		l.stats.Invalid++
+		return nil
+	}
+	kh, ok := keyHost(key)
+	var rh string
+	if ok {
+		rh, ok = ruleHost(kh)
+	}
+	if ok {
+		l.hk, ok = hostKey(l.hk[:0], rh)
+	}
+	if !ok {
+		l.stats.NoHost++
+		return nil
+	}
+	kind, d := recEvidence, ""
 	switch {
 	case c.Status != 0 && c.Status != 200:
-		l.Skipped.Status++
-		return
+		l.stats.Status++
+		kind = recNames
 	case c.Digest == "" || c.Digest == "-":
-		l.Skipped.NoDigest++
-		return
-	}
-	d := strings.ToUpper(c.Digest)
-	if i := strings.IndexByte(d, ':'); i >= 0 {
-		d = d[i+1:]
-	}
-	if emptyPayload[d] {
-		l.Skipped.EmptyPayload++
-		return
-	}
-	key, err := canon.Normalize(c.URL, l.p)
-	h, ok := keyHost(key)
-	if err != nil || !ok {
-		l.Skipped.Invalid++
-		return
-	}
-	var cp capture
-	cp.path, cp.params = splitKey(key)
-	cp.digest = d
-	cp.url = c.URL
-	if !c.Time.IsZero() {
-		cp.t = c.Time.UnixNano()
-	}
-	if l.hostRuns && h != l.run {
-		if l.run != "" {
-			l.learnHost(l.run)
+		l.stats.NoDigest++
+		kind = recNames
+	default:
+		d = strings.ToUpper(c.Digest)
+		if i := strings.IndexByte(d, ':'); i >= 0 {
+			d = d[i+1:]
 		}
-		l.run = h
-	}
-	st := l.pending[h]
-	if st == nil {
-		st = &host{}
-		l.pending[h] = st
-	}
-	if st.shift > 0 && pathHash(cp.path)&(1<<st.shift-1) != 0 {
-		l.sampledOut(h, cp)
-		return
-	}
-	st.caps = append(st.caps, cp)
-	for len(st.caps) > maxHostCaptures {
-		st.shift++
-		st.caps = slices.DeleteFunc(st.caps, func(c capture) bool {
-			if pathHash(c.path)&(1<<st.shift-1) != 0 {
-				l.sampledOut(h, c)
-				return true
-			}
-			return false
-		})
-	}
-}
-
-// sampledOut counts a capture of host h that its sample leaves out, and
-// keeps its names for the subdomain rule of Rules.
-func (l *Learner) sampledOut(h string, c capture) {
-	l.Skipped.Sampled++
-	l.noteNames(h, []capture{c})
-}
-
-// noteNames records the parameter names of captures of host h.
-func (l *Learner) noteNames(h string, caps []capture) {
-	seen := l.names[h]
-	if seen == nil {
-		seen = map[string]bool{}
-		l.names[h] = seen
-	}
-	for _, c := range caps {
-		for _, p := range c.params {
-			seen[strings.ToLower(p.name)] = true
+		if emptyPayload[d] {
+			l.stats.EmptyPayload++
+			kind = recNames
 		}
 	}
-}
-
-// Host returns the host whose rules a capture of rawURL is evidence for:
-// the host of its key under p (the zero Profile: canon.Crawler), as
-// canon.Rules name hosts. A pipeline that learns host by host (a Beam
-// transform) groups captures by it; ok is false for a URL p refuses.
-func Host(rawURL string, p canon.Profile) (host string, ok bool) {
-	if p == (canon.Profile{}) {
-		p = canon.Crawler
-	}
-	key, err := canon.Normalize(rawURL, p)
-	if err != nil {
-		return "", false
-	}
-	return keyHost(key)
-}
-
-// keyHost returns the host of a key as canon.Rules name hosts: without
-// userinfo and port, an IPv6 address in brackets. A key is canonical, so
-// its authority is what follows "//" up to the path, query or fragment
-// (no reading of the URL again).
-func keyHost(key string) (string, bool) {
-	i := strings.Index(key, "//")
-	if i < 0 || strings.ContainsAny(key[:i], "/?#") {
-		return "", false // no authority
-	}
-	auth := key[i+2:]
-	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
-		auth = auth[:j]
-	}
-	if j := strings.LastIndexByte(auth, '@'); j >= 0 {
-		auth = auth[j+1:]
-	}
-	if strings.HasPrefix(auth, "[") {
-		if j := strings.IndexByte(auth, ']'); j >= 0 {
-			return auth[:j+1], true
+	path, _, hasQuery := strings.Cut(key, "?")
+	var t int64
+	if kind == recNames {
+		if !hasQuery {
+			return nil // no names
 		}
-		return "", false
+		// Only the key counts: one record a URL.
+		d, c.URL = "", ""
+	} else if y := c.Time.Year(); !c.Time.IsZero() && y > 1677 && y < 2262 {
+		t = c.Time.UnixNano() // (outside those years, unknown: no int64 holds it)
 	}
-	if j := strings.LastIndexByte(auth, ':'); j >= 0 {
-		auth = auth[:j]
-	}
-	return auth, auth != ""
+	l.enc = appendRecord(l.enc[:0], l.hk, rank(path), rank(key), kind, t, key, d, c.URL)
+	return l.sp.add(l.enc)
 }
 
-// splitKey splits a key into what precedes its query and its query's
-// parameters (name up to the first "=").
-func splitKey(key string) (string, []param) {
-	if i := strings.IndexByte(key, '#'); i >= 0 {
-		key = key[:i]
-	}
-	q := strings.IndexByte(key, '?')
-	if q < 0 {
-		return key, nil
-	}
-	var ps []param
-	for _, pair := range strings.Split(key[q+1:], "&") {
-		if pair == "" {
-			continue
-		}
-		name, value, _ := strings.Cut(pair, "=")
-		ps = append(ps, param{name, value})
-	}
-	return key[:q], ps
+// rank is the hash a large host's captures are sampled by (FNV-1a: the
+// same in every process).
+func rank(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
 }
 
-// Rules returns the rules learned from the captures added so far: for
+// Stats returns the counts of what the Learner read and concluded (the
+// verdicts once it has learned).
+func (l *Learner) Stats() Stats { return l.stats }
+
+// Learn judges each host on all its captures and returns the rules: for
 // each host with a rule, a Hosts entry that lists the parameter names
 // that do not name its pages, in the field the profile reads:
 // TrackingParams under RemoveTrackingParams (Crawler), SessionParams
-// under RemoveSessionIDs alone (Aggressive, Archive; it also drops a
-// path parameter of that name, ";name=…"). Under a profile with
-// neither, no list would be read: canon.Profile.WithRules refuses the
-// rules.
-func (l *Learner) Rules() canon.Rules {
-	return Merge(l.Hosts(), l.p)
+// under RemoveSessionIDs alone (Aggressive, Archive; it also drops a path
+// parameter of that name, ";name=…"). Under a profile with neither, no
+// list would be read: canon.Profile.WithRules refuses the rules. report,
+// when not nil, is called with every finding: the hosts in the order of
+// their labels from the right (a domain before its subdomains), each
+// host's learned sets first, in the order they were learned, then every
+// other set of its last round of judgment that had pairs. Learn can be
+// called once; it removes the temporary directory.
+func (l *Learner) Learn(report func(Finding)) (canon.Rules, error) {
+	var d domainRules
+	err := l.run(report, func(key []byte, h string, learned, names []string) {
+		d.add(key, h, learned, names)
+	})
+	if err != nil {
+		return canon.Rules{}, err
+	}
+	return rulesOf(l.p, d.finish()), nil
 }
 
 // HostRules is what a Learner learned of one host: the names learned
-// (Learned), and every parameter name its captures have, in lowercase
-// (Names), which Merge needs for the rules of the host's parent domains.
+// (Learned, those of a rule canon.Rules can hold for the host and that
+// applies to its captures), and every parameter name its captures have,
+// in lowercase (Names), which Merge needs for the rules of the host's
+// domains.
 type HostRules struct {
 	Host    string
 	Learned []string `json:",omitempty"`
 	Names   []string `json:",omitempty"`
 }
 
-// Hosts returns what the Learner learned of each host it has captures
-// of, by host. A pipeline that learns each host apart (a Beam transform:
-// a Learner a host) gives Merge the Hosts of its Learners, which makes
-// the Rules one Learner of all the captures makes.
-func (l *Learner) Hosts() []HostRules {
-	l.learnPending()
-	out := make([]HostRules, 0, len(l.names))
-	for h, seen := range l.names {
-		names := make([]string, 0, len(seen))
-		for n := range seen {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		out = append(out, HostRules{Host: h, Learned: slices.Clone(l.learned[h]), Names: names})
-	}
-	slices.SortFunc(out, func(a, b HostRules) int { return strings.Compare(a.Host, b.Host) })
-	return out
+// Hosts is Learn for a pipeline that learns hosts apart (a Beam
+// transform: a Learner a host): it returns what the Learner learned of
+// each host, in the order Learn judges them, for Merge.
+func (l *Learner) Hosts(report func(Finding)) ([]HostRules, error) {
+	var out []HostRules
+	err := l.run(report, func(_ []byte, h string, learned, names []string) {
+		out = append(out, HostRules{Host: h, Learned: learned, Names: names})
+	})
+	return out, err
 }
 
-// Merge makes the canon.Rules of the hosts' results under the profile p
-// (the zero Profile: canon.Crawler), as Learner.Rules does: the union of
-// the results of a host, in the list p reads (see Learner.Rules); a name
-// learned for a host that a subdomain's captures use, where it is not
-// learned, is left out (a host's rules apply to its subdomains without
-// rules of their own: a name learned for example.com that
-// news.example.com's captures use there is no rule of example.com's).
+// Merge makes the canon.Rules of the hosts' results (Learner.Hosts)
+// under the profile p (the zero Profile: canon.Crawler), as
+// Learner.Learn does: the names learned of each host, less those that a
+// host the rule would apply to uses without having learned them. Given
+// the Hosts of Learners that each had all the captures of their hosts,
+// it gives the Rules one Learner of all the captures gives.
 func Merge(hosts []HostRules, p canon.Profile) canon.Rules {
 	if p == (canon.Profile{}) {
 		p = canon.Crawler
 	}
-	learned := map[string][]string{}
-	names := map[string]map[string]bool{}
+	type keyed struct {
+		key []byte
+		h   HostRules
+	}
+	var ks []keyed
 	for _, h := range hosts {
-		learned[h.Host] = append(learned[h.Host], h.Learned...)
-		if names[h.Host] == nil {
-			names[h.Host] = map[string]bool{}
-		}
-		for _, n := range h.Names {
-			names[h.Host][strings.ToLower(n)] = true
-		}
-	}
-	drop := map[string]map[string]bool{}
-	for sub, seen := range names {
-		for d := sub; ; {
-			i := strings.IndexByte(d, '.')
-			if i < 0 {
-				break
-			}
-			d = d[i+1:]
-			for _, n := range learned[d] {
-				if seen[strings.ToLower(n)] && !slices.ContainsFunc(learned[sub], func(m string) bool { return strings.EqualFold(m, n) }) {
-					if drop[d] == nil {
-						drop[d] = map[string]bool{}
-					}
-					drop[d][n] = true
-				}
-			}
-		}
-	}
-	var r canon.Rules
-	for h, all := range learned {
-		list := slices.Clone(all)
-		slices.Sort(list)
-		list = slices.DeleteFunc(slices.Compact(list), func(n string) bool { return drop[h][n] })
-		if len(list) == 0 {
+		k, ok := hostKey(nil, h.Host)
+		if !ok {
 			continue
 		}
-		if r.Hosts == nil {
-			r.Hosts = map[string]canon.Rules{}
-		}
-		if p.Has(canon.RemoveTrackingParams) {
-			r.Hosts[h] = canon.Rules{TrackingParams: list}
-		} else {
-			r.Hosts[h] = canon.Rules{SessionParams: list}
-		}
+		ks = append(ks, keyed{k, h})
 	}
-	return r
+	// (A host given more than once: the union of what was learned, and
+	// of the names.)
+	slices.SortStableFunc(ks, func(a, b keyed) int { return strings.Compare(string(a.key), string(b.key)) })
+	var d domainRules
+	for i := 0; i < len(ks); {
+		h := ks[i].h
+		learned, names := slices.Clone(h.Learned), lowerNames(h.Names)
+		j := i + 1
+		for ; j < len(ks) && string(ks[j].key) == string(ks[i].key); j++ {
+			learned = append(learned, ks[j].h.Learned...)
+			names = append(names, lowerNames(ks[j].h.Names)...)
+		}
+		slices.Sort(learned)
+		slices.Sort(names)
+		d.add(ks[i].key, h.Host, slices.Compact(learned), slices.Compact(names))
+		i = j
+	}
+	return rulesOf(p, d.finish())
 }
 
-// Finding is the evidence for one set of parameters of a host: the
-// learned rules' and, for each parameter on its own, the evidence that
-// kept it (Learned false) when there was any.
-type Finding struct {
-	Host     string
-	Params   []string
-	Learned  bool
-	Pairs    int // pairs of captures that differ only in Params, next to each other in time
-	Agree    int // of them, with one digest
-	Churn    int // disagreements explained by the host's change points in time
-	Disagree int // the other disagreements
-	// Counterexamples are up to three pairs of URLs that differ only in
-	// Params and whose digests differ (and no change point explains).
-	Counterexamples [][2]string
+func lowerNames(ns []string) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strings.ToLower(n)
+	}
+	return out
 }
 
-// Report returns the findings, by host (then learned sets first, in
-// the order they were learned, and the parameters kept).
-func (l *Learner) Report() []Finding {
-	l.learnPending()
-	return slices.Clone(l.findings)
+// Close removes the Learner's temporary directory, if it made one, and
+// ends it: Add, Learn and Hosts then return ErrLearned. It may be called
+// from another goroutine (a signal handler) while the Learner works.
+func (l *Learner) Close() error {
+	l.done.Store(true)
+	return l.sp.close()
 }
 
-// learnPending learns the hosts whose captures are pending, in the
-// order of their names.
-func (l *Learner) learnPending() {
-	names := make([]string, 0, len(l.pending))
-	for h := range l.pending {
-		names = append(names, h)
+// run judges the hosts of the captures added, in the order of their
+// hostKeys, and gives each one's result to each.
+func (l *Learner) run(report func(Finding), each func(key []byte, host string, learned, names []string)) error {
+	if l.done.Swap(true) {
+		return ErrLearned
 	}
-	sort.Strings(names)
-	for _, h := range names {
-		l.learnHost(h)
+	defer l.sp.close()
+	src, done, err := l.sp.all()
+	if err != nil {
+		return err
 	}
-	l.run = ""
-	slices.SortStableFunc(l.findings, func(a, b Finding) int { return strings.Compare(a.Host, b.Host) })
-}
-
-// learnHost learns the pending captures of host h and lets them go.
-func (l *Learner) learnHost(h string) {
-	st := l.pending[h]
-	if st == nil {
-		return
-	}
-	delete(l.pending, h)
-	l.noteNames(h, st.caps)
-	names, fs := learnCaptures(h, st.caps, l.minPairs)
-	l.findings = append(l.findings, fs...)
-	if len(names) > 0 {
-		u := append(l.learned[h], names...)
-		slices.Sort(u)
-		l.learned[h] = slices.Compact(u)
-	}
-}
-
-// learnCaptures learns the parameters of host h that do not name its
-// pages: sets of up to maxSetSize of its most frequent names, smallest
-// first, each judged with the sets learned before it left out.
-func learnCaptures(h string, all []capture, minPairs int) ([]string, []Finding) {
-	caps := evidence(all)
-	count := map[string]int{}
-	for _, c := range caps {
-		seen := map[string]bool{}
-		for _, p := range c.params {
-			if !seen[p.name] {
-				seen[p.name] = true
-				count[p.name]++
-			}
-		}
-	}
-	var cands []string
-	for n, k := range count {
-		if k >= 2 && ruleName(n) {
-			cands = append(cands, n)
-		}
-	}
-	sort.Slice(cands, func(i, j int) bool {
-		if count[cands[i]] != count[cands[j]] {
-			return count[cands[i]] > count[cands[j]]
-		}
-		return cands[i] < cands[j]
-	})
-	if len(cands) > maxCandidates {
-		cands = cands[:maxCandidates]
-	}
-	ignored := map[string]bool{}
-	var findings []Finding
-	kept := map[string]Finding{}
-	for again := true; again; {
-		again = false
-		for size := 1; size <= maxSetSize && !again; size++ {
-			for _, set := range subsets(cands, ignored, size) {
-				f := judge(h, caps, set, ignored, minPairs)
-				if f.Learned {
-					findings = append(findings, f)
-					for _, n := range set {
-						ignored[n] = true
-						delete(kept, n)
-					}
-					again = true
-					break
-				}
-				if size == 1 && f.Pairs > 0 {
-					kept[set[0]] = f
-				}
-			}
-		}
-	}
-	// canon.Rules match names in any letter case: a learned name that
-	// another name of the host spells in another case would drop that one
-	// too, which nothing showed irrelevant.
-	folded := map[string]int{}
-	for n := range count {
-		folded[strings.ToLower(n)]++
-	}
-	var learned []string
-	for n := range ignored {
-		if folded[strings.ToLower(n)] == 1 {
-			learned = append(learned, n)
-		}
-	}
-	sort.Strings(learned)
-	var keptNames []string
-	for n := range kept {
-		keptNames = append(keptNames, n)
-	}
-	sort.Strings(keptNames)
-	for _, n := range keptNames {
-		findings = append(findings, kept[n])
-	}
-	return learned, findings
-}
-
-// ruleName reports whether canon.Rules can hold the parameter name n
-// (see canon.Rules: printable ASCII, none of "&=;#?/,").
-func ruleName(n string) bool {
-	if n == "" {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		if c := n[i]; c <= ' ' || c >= 0x7f || strings.IndexByte("&=;#?/,", c) >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// evidence returns the captures that can be evidence, in time order
-// (then by URL and digest: the order of Add does not matter): those
-// whose digest is not an error page's, one that captures of at least
-// errorDigestPaths distinct paths share.
-func evidence(all []capture) []capture {
-	paths := map[string]map[string]bool{}
-	for _, c := range all {
-		if paths[c.digest] == nil {
-			paths[c.digest] = map[string]bool{}
-		}
-		if len(paths[c.digest]) < errorDigestPaths {
-			paths[c.digest][c.path] = true
-		}
-	}
-	var caps []capture
-	for _, c := range all {
-		if len(paths[c.digest]) < errorDigestPaths {
-			caps = append(caps, c)
-		}
-	}
-	slices.SortStableFunc(caps, func(a, b capture) int {
-		switch {
-		case a.t != b.t:
-			if a.t < b.t {
-				return -1
-			}
-			return 1
-		case a.url != b.url:
-			return strings.Compare(a.url, b.url)
-		}
-		return strings.Compare(a.digest, b.digest)
-	})
-	return caps
-}
-
-// subsets returns the sets of size names of cands, none in ignored, in
-// the order of cands.
-func subsets(cands []string, ignored map[string]bool, size int) [][]string {
-	var free []string
-	for _, n := range cands {
-		if !ignored[n] {
-			free = append(free, n)
-		}
-	}
-	var out [][]string
-	var rec func(start int, cur []string)
-	rec = func(start int, cur []string) {
-		if len(cur) == size {
-			out = append(out, slices.Clone(cur))
+	defer done()
+	var b hostBatch
+	flush := func() {
+		if b.key == nil {
 			return
 		}
-		for i := start; i < len(free); i++ {
-			rec(i+1, append(cur, free[i]))
+		learned, names, findings := l.judgeBatch(&b)
+		for _, f := range findings {
+			switch f.Verdict {
+			case Learned:
+				l.stats.Learned++
+			case Refused:
+				l.stats.Refused++
+			default:
+				l.stats.NearMisses++
+			}
+			if report != nil {
+				report(f)
+			}
+		}
+		each(b.key, b.host, learned, names)
+	}
+	for {
+		rec, err := src.next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return err
+		}
+		hk := recordHost(rec)
+		if b.key == nil || string(hk) != string(b.key) {
+			flush()
+			b.reset(hk)
+		}
+		if err := b.add(rec); err != nil {
+			return err
 		}
 	}
-	rec(0, nil)
-	return out
+	flush()
+	return nil
 }
 
-// pair is two captures next to each other in time that differ only in
-// the judged set's parameters.
-type pair struct {
-	t1, t2 int64
-	group  int
-	agree  bool
-	a, b   *capture
+// hostBatch gathers the records of one host: its evidence, up to the
+// sample's bounds (the records come by the rank of their path, then of
+// their key: the sample is the paths of the smallest ranks, whole, and
+// the last one cut by the rank of its URLs), and the names of all.
+type hostBatch struct {
+	key     []byte
+	host    string
+	evid    []record
+	bytes   int
+	names   map[string]bool
+	sampled int
 }
 
-// judge decides whether the parameters set, with those in ignored left
-// out, do not name the pages of host h: the captures are grouped by what
-// is left of their keys; in each group, captures next to each other in
-// time whose values of set differ make a pair, which agrees when their
-// digests are equal.
-func judge(h string, caps []capture, set []string, ignored map[string]bool, minPairs int) Finding {
-	pairs, values := setPairs(caps, set, ignored)
-	f := Finding{Host: h, Params: slices.Clone(set), Pairs: len(pairs)}
-	for _, p := range pairs {
-		if p.agree {
-			f.Agree++
+func (b *hostBatch) reset(key []byte) {
+	b.key = append(b.key[:0], key...)
+	b.host = hostOfKey(key)
+	b.evid, b.bytes, b.sampled = nil, 0, 0
+	b.names = map[string]bool{}
+}
+
+func (b *hostBatch) add(rec []byte) error {
+	r, err := decodeRecord(rec)
+	if err != nil {
+		return err
+	}
+	if _, q, ok := strings.Cut(r.key, "?"); ok {
+		for rest := q; rest != ""; {
+			var pair string
+			pair, rest, _ = strings.Cut(rest, "&")
+			if i := strings.IndexByte(pair, '#'); i >= 0 {
+				pair, rest = pair[:i], ""
+			}
+			if name, _, _ := strings.Cut(pair, "="); name != "" {
+				b.names[strings.ToLower(name)] = true
+			}
 		}
 	}
-	diverse := true
-	for _, v := range values {
-		diverse = diverse && len(v) >= minValues
+	if r.kind != recEvidence {
+		return nil
 	}
-	agreeing := func() bool { return float64(f.Agree) >= minAgreement*float64(f.Agree+f.Disagree) }
-	f.Disagree = f.Pairs - f.Agree
-	churn := func(pair) bool { return false }
-	if f.Agree >= minPairs && diverse && !agreeing() {
-		// Only where the evidence would do otherwise: the host's
-		// changes in time (changePoints) may explain disagreements.
-		churn = changePoints(pairs)
-		f.Disagree = 0
-		for _, p := range pairs {
-			if !p.agree {
-				if churn(p) {
-					f.Churn++
-				} else {
-					f.Disagree++
+	size := len(r.key) + len(r.url) + len(r.digest)
+	if len(b.evid) >= maxHostCaptures || b.bytes+size > maxHostBytes && len(b.evid) > 0 {
+		b.sampled++
+		return nil
+	}
+	r.hostKey = nil
+	b.evid = append(b.evid, r)
+	b.bytes += size
+	return nil
+}
+
+// judgeBatch judges one host: the names learned that make a rule it can
+// have, the (lowercase, sorted) names its captures use, and the
+// findings.
+func (l *Learner) judgeBatch(b *hostBatch) (learned, names []string, findings []Finding) {
+	l.stats.Hosts++
+	l.stats.Sampled += b.sampled
+	for n := range b.names {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if len(b.evid) < 2 {
+		return nil, names, nil
+	}
+	hd := newHostData(b.host, b.evid)
+	learnedNames, sample, findings := hd.learnHost(l.minPairs)
+	if hd.unfinished {
+		l.stats.Unfinished++
+	}
+	if len(learnedNames) > 0 {
+		learned = hostRule(l.p, b.host, learnedNames, sample)
+		if learned == nil {
+			l.stats.Unnamed++
+			for i := range findings {
+				if findings[i].Verdict == Learned {
+					findings[i].Verdict = Refused
+					findings[i].Why = "no rule: canon.Rules cannot name the host, or the rule does not apply to its captures"
 				}
 			}
 		}
 	}
-	for _, p := range pairs {
-		if !p.agree && !churn(p) && len(f.Counterexamples) < 3 {
-			f.Counterexamples = append(f.Counterexamples, [2]string{p.a.url, p.b.url})
-		}
-	}
-	f.Learned = f.Agree >= minPairs && diverse && agreeing()
-	return f
-}
-
-// setPairs returns the pairs judge weighs for set, and the values of
-// each of set's parameters among the agreeing captures.
-func setPairs(caps []capture, set []string, ignored map[string]bool) ([]pair, []map[string]bool) {
-	in := map[string]bool{}
-	for _, n := range set {
-		in[n] = true
-	}
-	type last struct {
-		c     *capture
-		tuple string
-	}
-	groups := map[string]int{}
-	prev := map[int]last{}
-	var pairs []pair
-	values := make([]map[string]bool, len(set))
-	for i := range values {
-		values[i] = map[string]bool{}
-	}
-	// The group of each capture: what is left of its key. A digest that
-	// the captures of several groups share is an error page's (a
-	// soft-404 of ids that do not exist), which says nothing of set.
-	gs := make([]int, len(caps))
-	tuples := make([]string, len(caps))
-	digestGroups := map[string]map[int]bool{}
-	var rest []string
-	for i := range caps {
-		c := &caps[i]
-		rest = rest[:0]
-		tuple := make([]string, len(set))
-		for _, p := range c.params {
-			switch {
-			case in[p.name]:
-				k := slices.Index(set, p.name)
-				tuple[k] += p.value + "\x00"
-			case !ignored[p.name]:
-				rest = append(rest, p.name+"="+p.value)
-			}
-		}
-		sort.Strings(rest)
-		gk := c.path + "\x00" + strings.Join(rest, "&")
-		g, ok := groups[gk]
-		if !ok {
-			g = len(groups)
-			groups[gk] = g
-		}
-		gs[i], tuples[i] = g, strings.Join(tuple, "\x01")
-		dg := digestGroups[c.digest]
-		if dg == nil {
-			dg = map[int]bool{}
-			digestGroups[c.digest] = dg
-		}
-		if len(dg) < errorDigestGroups {
-			dg[g] = true
-		}
-	}
-	for i := range caps {
-		c := &caps[i]
-		if len(digestGroups[c.digest]) >= errorDigestGroups {
-			continue
-		}
-		g, tk := gs[i], tuples[i]
-		if pv, ok := prev[g]; ok && pv.tuple != tk {
-			p := pair{t1: pv.c.t, t2: c.t, group: g, agree: pv.c.digest == c.digest, a: pv.c, b: c}
-			pairs = append(pairs, p)
-			if p.agree {
-				for k, n := range set {
-					values[k][valueOf(pv.c, n)] = true
-					values[k][valueOf(c, n)] = true
-				}
-			}
-		}
-		prev[g] = last{c, tk}
-	}
-	return pairs, values
-}
-
-// valueOf returns the values of the parameter name in c, or "\x01" when
-// c has none.
-func valueOf(c *capture, name string) string {
-	v, found := "", false
-	for _, p := range c.params {
-		if p.name == name {
-			v += p.value + "\x00"
-			found = true
-		}
-	}
-	if !found {
-		return "\x01"
-	}
-	return v
-}
-
-// changePoints finds up to maxChangePoints times at which the host's
-// content changed: each lies inside the intervals of disagreeing pairs
-// of at least minChangeGroups groups and inside no agreeing pair's
-// interval, the one that explains most of those left first. It
-// returns whether a pair's disagreement is explained by one of them
-// (its interval holds one). Pairs without times are never explained.
-func changePoints(pairs []pair) func(pair) bool {
-	var dis, agr []pair
-	for _, p := range pairs {
-		if p.t1 == 0 || p.t2 == 0 || p.t1 >= p.t2 {
-			continue
-		}
-		if p.agree {
-			agr = append(agr, p)
-		} else {
-			dis = append(dis, p)
-		}
-	}
-	// (Quadratic in the pairs: a sample of evenly spaced ones beyond
-	// maxChangePairs.)
-	dis, agr = spaced(dis, maxChangePairs), spaced(agr, maxChangePairs)
-	inside := func(t int64, p pair) bool { return p.t1 < t && t <= p.t2 }
-	// A change point lies where no agreeing pair spans, inside the
-	// disagreeing pairs it explains: the ends of the intervals are the
-	// places to try.
-	var cands []int64
-	for _, d := range dis {
-		cands = append(cands, d.t1+1, d.t2)
-	}
-	for _, a := range agr {
-		cands = append(cands, a.t1, a.t2+1)
-	}
-	slices.Sort(cands)
-	cands = slices.Compact(cands)
-	var points []int64
-	explained := make([]bool, len(dis))
-	for len(points) < maxChangePoints {
-		best, bestN := int64(0), 0
-		for _, t := range cands {
-			ok := true
-			for _, a := range agr {
-				if inside(t, a) {
-					ok = false
-					break
-				}
-			}
-			if !ok {
-				continue
-			}
-			n, gs := 0, map[int]bool{}
-			for i, d := range dis {
-				if !explained[i] && inside(t, d) {
-					n++
-					gs[d.group] = true
-				}
-			}
-			if len(gs) >= minChangeGroups && (n > bestN || n == bestN && t < best) {
-				best, bestN = t, n
-			}
-		}
-		if bestN == 0 {
-			break
-		}
-		points = append(points, best)
-		for i, d := range dis {
-			if inside(best, d) {
-				explained[i] = true
-			}
-		}
-	}
-	return func(p pair) bool {
-		for _, t := range points {
-			if p.t1 != 0 && inside(t, p) {
-				return true
-			}
-		}
-		return false
-	}
-}
-
-// spaced returns at most n of ps, evenly spaced.
-func spaced(ps []pair, n int) []pair {
-	if len(ps) <= n {
-		return ps
-	}
-	out := make([]pair, n)
-	for i := range out {
-		out[i] = ps[i*len(ps)/n]
-	}
-	return out
+	return learned, names, findings
 }

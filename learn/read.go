@@ -7,9 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/seed15588f71/canon"
 )
 
 // Format is a kind of capture index.
@@ -22,35 +26,75 @@ const (
 	Pairs    Format = "pairs"     // url TAB digest [TAB timestamp]
 )
 
-// Formats lists them, for a flag's help.
-var Formats = []Format{CDX, CDXJ, CrawlLog, Pairs}
+// Formats returns the formats ReadCaptures reads, in the order a
+// flag's help lists them (a new slice each time).
+func Formats() []Format { return []Format{CDX, CDXJ, CrawlLog, Pairs} }
+
+// formatNames lists the formats for a message: "cdx, cdxj, crawl-log,
+// pairs".
+func formatNames() string {
+	var b strings.Builder
+	for i, f := range Formats() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(f))
+	}
+	return b.String()
+}
+
+// ParseFormat returns the format named name (as Formats writes them),
+// or an error that lists them.
+func ParseFormat(name string) (Format, error) {
+	for _, f := range Formats() {
+		if string(f) == name {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("learn: unknown index format %s: want one of %s", quoteField(name), formatNames())
+}
 
 // ErrMalformed is wrapped by the error of a line ReadCaptures cannot read.
 var ErrMalformed = errors.New("learn: malformed index line")
 
-// maxLine is the longest line ReadCaptures reads.
-const maxLine = 1 << 20
+// maxLine is the longest line ReadCaptures reads: twice canon's longest
+// URL, so that a line holds any URL canon takes with the fields around
+// it (a CDXJ line's JSON may escape the URL's bytes). A longer line is
+// malformed, and skipped without being held.
+const maxLine = 2 * canon.MaxLength
 
-// lineError is a malformed line: its number and why.
-type lineError struct {
-	line int
-	f    Format
-	why  string
-	text string
+// LineError is the error of a line ReadCaptures cannot read: which line
+// and why. It wraps ErrMalformed. Reason quotes no more of the line than
+// the field at fault, with any password masked ("xxxxx"), as canon's
+// errors do.
+type LineError struct {
+	Line   int    // the line's number, from 1
+	Format Format // the index's format; "" when no line had shown it yet
+	Reason string // why the line is malformed: "bad timestamp \"2024x\""
 }
 
-func (e *lineError) Error() string {
-	return fmt.Sprintf("learn: malformed index line %d (%s): %s: %q", e.line, e.f, e.why, clip(e.text))
-}
-
-func (e *lineError) Unwrap() error { return ErrMalformed }
-
-// clip truncates a line to 100 bytes for an error message.
-func clip(s string) string {
-	if len(s) > 100 {
-		return s[:100] + "…"
+func (e *LineError) Error() string {
+	f := string(e.Format)
+	if f == "" {
+		f = "format unknown"
 	}
-	return s
+	return "learn: malformed index line " + strconv.Itoa(e.Line) + " (" + f + "): " + e.Reason
+}
+
+func (e *LineError) Unwrap() error { return ErrMalformed }
+
+// quoteField quotes a field of a line for an error: at most 100 bytes of
+// it (and an ellipsis), with any password masked.
+func quoteField(s string) string {
+	s = redact(s)
+	if len(s) > 100 {
+		cut := 100
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // skippable reports whether a line is empty or a comment, which every
@@ -66,116 +110,147 @@ func isCDXHeader(line string) bool {
 	return t == "CDX" || strings.HasPrefix(t, "CDX ")
 }
 
-// PeekFormat returns the format of the index br reads, detected from its
-// first line that is not empty or a comment, as ReadCaptures detects it,
-// without reading past br's buffer or consuming what it looks at; "" and
-// no error when the buffer holds no such line (ReadCaptures will tell).
-func PeekFormat(br *bufio.Reader) (Format, error) {
-	b, _ := br.Peek(br.Size())
-	for len(b) > 0 {
-		line, rest, found := bytes.Cut(b, []byte("\n"))
-		if !found && len(b) == br.Size() {
-			return "", nil // (a line longer than the buffer)
-		}
-		if s := strings.TrimRight(string(line), "\r"); !skippable(s) {
-			return DetectFormat(s)
-		}
-		b = rest
-	}
-	return "", nil
-}
-
 // DetectFormat returns the format of an index from its first non-empty,
-// non-comment line.
+// non-comment line. Its error quotes nothing of the line.
 func DetectFormat(line string) (Format, error) {
-	f, why := detect(line)
-	if why != "" {
-		return "", errors.New("learn: " + why)
+	f, ok := detect(line)
+	if !ok {
+		return "", errors.New("learn: " + undetected)
 	}
 	return f, nil
 }
 
-// detect is DetectFormat, with why it cannot tell the format.
-func detect(line string) (Format, string) {
+// undetected is why a line shows no format.
+var undetected = "cannot tell the index format from the line (formats: " + formatNames() + ")"
+
+// detect is DetectFormat.
+func detect(line string) (Format, bool) {
 	line = strings.TrimRight(line, "\r\n")
 	if isCDXHeader(line) {
-		return CDX, ""
+		return CDX, true
 	}
 	if sp := strings.SplitN(line, " ", 3); len(sp) == 3 && strings.HasPrefix(sp[2], "{") {
-		return CDXJ, ""
+		return CDXJ, true
 	}
 	if strings.Contains(line, "\t") {
-		return Pairs, ""
+		return Pairs, true
 	}
 	if fs := strings.Fields(line); len(fs) >= 10 {
 		if _, ok := parseISO(fs[0]); ok {
-			return CrawlLog, ""
+			return CrawlLog, true
 		}
 	}
 	if sp := strings.Split(line, " "); (len(sp) == 9 || len(sp) == 11) && len(sp[1]) == 14 && allDigits(sp[1]) {
-		return CDX, ""
+		return CDX, true
 	}
-	names := make([]string, len(Formats))
-	for i, f := range Formats {
-		names[i] = string(f)
-	}
-	return "", fmt.Sprintf("cannot tell the index format from the line %q (formats: %s)", clip(line), strings.Join(names, ", "))
+	return "", false
 }
 
-// ReadCaptures reads an index in format f ("": detect it from the first
-// non-empty, non-comment line) and calls fn for each capture, in order;
-// it stops at fn's first error and returns it. A malformed line is an
-// error that names its line number and says why (it wraps ErrMalformed),
-// unless skip is non-nil: then skip(lineNo, err) is called for the line
-// and reading goes on. Empty lines and lines starting with "#" are
-// skipped in every format; lines may end in CRLF and be up to 1 MiB long.
-func ReadCaptures(r io.Reader, f Format, fn func(Capture) error, skip func(line int, err error)) error {
-	switch f {
-	case "", CDX, CDXJ, CrawlLog, Pairs:
-	default:
-		return fmt.Errorf("learn: unknown index format %q", string(f))
-	}
-	p := parser{f: f}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	n := 0
-	for sc.Scan() {
-		n++
-		b := sc.Bytes()
-		line := string(b)
-		if skippable(line) {
-			continue
-		}
-		if p.f == "" {
-			df, why := detect(line)
-			if why != "" {
-				return fmt.Errorf("learn: line %d: %s", n, why)
+// ReadCaptures returns the captures of the index r holds, in format f
+// ("": detected from the first line that is not empty or a comment and
+// shows one; a line before it that shows none is malformed), in the
+// order of its lines. Each step gives a capture and nil, or, for a
+// malformed line, the zero Capture and a *LineError (wrapping
+// ErrMalformed), after which reading goes on; or an error of another
+// kind (r's, or an unknown f) as its last step. Empty lines and lines
+// starting with "#" are skipped in every format; lines may end in CRLF,
+// and the first may start with a UTF-8 byte order mark.
+// A line longer than twice canon.MaxLength is malformed; it is skipped
+// without being held in memory.
+func ReadCaptures(r io.Reader, f Format) iter.Seq2[Capture, error] {
+	return func(yield func(Capture, error) bool) {
+		if f != "" {
+			if _, err := ParseFormat(string(f)); err != nil {
+				yield(Capture{}, err)
+				return
 			}
-			p.f = df
 		}
-		c, ok, why := p.parse(line, b)
-		if why != "" {
-			err := &lineError{line: n, f: p.f, why: why, text: line}
-			if skip == nil {
-				return err
+		p := parser{f: f}
+		lr := lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+		for {
+			b, err := lr.next()
+			if err != nil {
+				if err != io.EOF {
+					yield(Capture{}, err)
+				}
+				return
 			}
-			skip(n, err)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		if err := fn(c); err != nil {
-			return err
+			n := lr.n
+			if n == 1 {
+				b = bytes.TrimPrefix(b, []byte("\ufeff")) // (a byte order mark)
+			}
+			if lr.long {
+				if !yield(Capture{}, &LineError{Line: n, Format: p.f, Reason: "longer than " + strconv.Itoa(maxLine) + " bytes"}) {
+					return
+				}
+				continue
+			}
+			line := string(b)
+			if skippable(line) {
+				continue
+			}
+			if p.f == "" {
+				df, ok := detect(line)
+				if !ok {
+					if !yield(Capture{}, &LineError{Line: n, Reason: undetected}) {
+						return
+					}
+					continue
+				}
+				p.f = df
+			}
+			c, ok, why := p.parse(line, b)
+			switch {
+			case why != "":
+				if !yield(Capture{}, &LineError{Line: n, Format: p.f, Reason: why}) {
+					return
+				}
+			case ok:
+				if !yield(c, nil) {
+					return
+				}
+			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("learn: line %d: longer than 1 MiB: %w", n+1, err)
+}
+
+// lineReader reads lines of at most maxLine bytes, without their line
+// end, and skips the rest of a longer line (long).
+type lineReader struct {
+	br   *bufio.Reader
+	buf  []byte
+	n    int  // the number of the line last read
+	long bool // the line last read is longer than maxLine
+}
+
+func (lr *lineReader) next() ([]byte, error) {
+	lr.buf, lr.long = lr.buf[:0], false
+	for {
+		chunk, err := lr.br.ReadSlice('\n')
+		if len(chunk) > 0 && !lr.long {
+			if len(lr.buf)+len(chunk) > maxLine+2 { // (+2: the CRLF)
+				lr.long, lr.buf = true, lr.buf[:0]
+			} else {
+				lr.buf = append(lr.buf, chunk...)
+			}
 		}
-		return err
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && (len(lr.buf) > 0 || lr.long):
+			// The last line, without a line end.
+		case err != nil:
+			return nil, err
+		}
+		lr.n++
+		b := lr.buf
+		b = bytes.TrimSuffix(b, []byte("\n"))
+		b = bytes.TrimSuffix(b, []byte("\r"))
+		if len(b) > maxLine {
+			lr.long = true
+		}
+		return b, nil
 	}
-	return nil
 }
 
 // parser reads the lines of one index.
@@ -213,7 +288,7 @@ func (p *parser) cdx(line string) (Capture, bool, string) {
 		ia, ib, is, ik := -1, -1, -1, -1
 		for i, code := range codes {
 			if len(code) != 1 {
-				return Capture{}, false, fmt.Sprintf("header field code %q is not a single letter", code)
+				return Capture{}, false, "header field code " + quoteField(code) + " is not a single letter"
 			}
 			switch code[0] {
 			case 'a':
@@ -252,14 +327,14 @@ func (p *parser) cdx(line string) (Capture, bool, string) {
 	if ib >= 0 && fs[ib] != "-" {
 		t, ok := parseDigits(fs[ib])
 		if !ok {
-			return Capture{}, false, fmt.Sprintf("bad timestamp %q", fs[ib])
+			return Capture{}, false, "bad timestamp " + quoteField(fs[ib])
 		}
 		c.Time = t
 	}
 	if is >= 0 {
 		s, ok := parseStatus(fs[is])
 		if !ok {
-			return Capture{}, false, fmt.Sprintf("bad status %q", fs[is])
+			return Capture{}, false, "bad status " + quoteField(fs[is])
 		}
 		c.Status = s
 	}
@@ -292,7 +367,7 @@ func (s *jsonStatus) UnmarshalJSON(b []byte) error {
 	}
 	n, ok := parseStatus(v)
 	if !ok {
-		return fmt.Errorf("bad status %s", b)
+		return errors.New("bad status " + quoteField(string(b)))
 	}
 	*s = jsonStatus(n)
 	return nil
@@ -317,12 +392,12 @@ func (p *parser) cdxj(line string, b []byte) (Capture, bool, string) {
 	var c Capture
 	t, ok := parseDigits(ts)
 	if !ok {
-		return Capture{}, false, fmt.Sprintf("bad timestamp %q", ts)
+		return Capture{}, false, "bad timestamp " + quoteField(ts)
 	}
 	c.Time = t
 	p.rec = cdxjRecord{}
 	if err := json.Unmarshal(js, &p.rec); err != nil {
-		return Capture{}, false, "bad JSON: " + err.Error()
+		return Capture{}, false, "bad JSON: " + redact(err.Error())
 	}
 	if p.rec.URL == nil {
 		return Capture{}, false, `the JSON has no "url"`
@@ -346,11 +421,11 @@ func crawlLog(line string) (Capture, bool, string) {
 	}
 	logTime, ok := parseISO(fs[0])
 	if !ok {
-		return Capture{}, false, fmt.Sprintf("bad log timestamp %q", fs[0])
+		return Capture{}, false, "bad log timestamp " + quoteField(fs[0])
 	}
 	status, err := strconv.Atoi(fs[1])
 	if err != nil || status < -99999 || status > 99999 {
-		return Capture{}, false, fmt.Sprintf("bad fetch status %q", fs[1])
+		return Capture{}, false, "bad fetch status " + quoteField(fs[1])
 	}
 	var c Capture
 	var why string
@@ -401,13 +476,13 @@ func pairs(line string) (Capture, bool, string) {
 		case allDigits(ts):
 			t, ok := parseDigits(ts)
 			if !ok {
-				return Capture{}, false, fmt.Sprintf("bad timestamp %q", ts)
+				return Capture{}, false, "bad timestamp " + quoteField(ts)
 			}
 			c.Time = t
 		default:
 			t, err := time.Parse(time.RFC3339Nano, ts)
 			if err != nil {
-				return Capture{}, false, fmt.Sprintf("bad timestamp %q (want 14 digits or RFC 3339)", ts)
+				return Capture{}, false, "bad timestamp " + quoteField(ts) + " (want 14 digits or RFC 3339)"
 			}
 			c.Time = t.UTC()
 		}

@@ -1,9 +1,7 @@
 package learn
 
 import (
-	"bufio"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seed15588f71/canon"
 )
 
 func utc(y int, mo time.Month, d, h, mi, s, ms int) time.Time {
@@ -23,16 +23,31 @@ func readAll(t *testing.T, in string, f Format) ([]Capture, []int, error) {
 	t.Helper()
 	var got []Capture
 	var skipped []int
-	err := ReadCaptures(strings.NewReader(in), f, func(c Capture) error {
-		got = append(got, c)
-		return nil
-	}, func(line int, err error) {
-		if !errors.Is(err, ErrMalformed) {
-			t.Errorf("skip(%d, %v): not ErrMalformed", line, err)
+	for c, err := range ReadCaptures(strings.NewReader(in), f) {
+		var le *LineError
+		switch {
+		case errors.As(err, &le):
+			if !errors.Is(err, ErrMalformed) {
+				t.Errorf("line %d: %v: not ErrMalformed", le.Line, err)
+			}
+			skipped = append(skipped, le.Line)
+		case err != nil:
+			return got, skipped, err
+		default:
+			got = append(got, c)
 		}
-		skipped = append(skipped, line)
-	})
-	return got, skipped, err
+	}
+	return got, skipped, nil
+}
+
+// firstError returns the first error ReadCaptures gives for in.
+func firstError(in string, f Format) error {
+	for _, err := range ReadCaptures(strings.NewReader(in), f) {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 const (
@@ -273,15 +288,8 @@ func TestDetectFormatError(t *testing.T) {
 					t.Errorf("%q does not list %s", msg, want)
 				}
 			}
-			quoted := tt.line
-			if len(quoted) > 100 {
-				quoted = quoted[:100]
-			}
-			if !strings.Contains(msg, `"`+quoted) {
-				t.Errorf("%q does not quote the line", msg)
-			}
-			if len(msg) > 250 {
-				t.Errorf("message of %d bytes: the line is not truncated", len(msg))
+			if tt.line != "" && strings.Contains(msg, tt.line) {
+				t.Errorf("%q quotes the line", msg)
 			}
 		})
 	}
@@ -324,7 +332,7 @@ func TestReadCapturesMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := ReadCaptures(strings.NewReader(tt.in), tt.f, func(Capture) error { return nil }, nil)
+			err := firstError(tt.in, tt.f)
 			if !errors.Is(err, ErrMalformed) {
 				t.Fatalf("err = %v, want ErrMalformed", err)
 			}
@@ -344,55 +352,64 @@ func TestReadCapturesMalformed(t *testing.T) {
 }
 
 func TestReadCapturesStops(t *testing.T) {
-	in := "u1\tA\nu2\tB\nu3\tC\n"
-	stop := errors.New("enough")
+	in := "u1\tA\nbad\nu2\tB\nu3\tC\n"
 	var seen []string
-	err := ReadCaptures(strings.NewReader(in), Pairs, func(c Capture) error {
-		seen = append(seen, c.URL)
-		if c.URL == "u2" {
-			return stop
+	for c, err := range ReadCaptures(strings.NewReader(in), Pairs) {
+		if err == nil {
+			seen = append(seen, c.URL)
 		}
-		return nil
-	}, nil)
-	if err != stop {
-		t.Errorf("err = %v, want fn's error itself", err)
+		if c.URL == "u2" {
+			break
+		}
 	}
 	if !reflect.DeepEqual(seen, []string{"u1", "u2"}) {
-		t.Errorf("fn saw %v, want u1 u2", seen)
-	}
-	// fn's error stops the read even when skip is set, and a malformed
-	// line before it does not.
-	seen = nil
-	err = ReadCaptures(strings.NewReader("bad\n"+in), Pairs, func(c Capture) error {
-		seen = append(seen, c.URL)
-		return stop
-	}, func(int, error) {})
-	if err != stop || len(seen) != 1 {
-		t.Errorf("with skip: err = %v, saw %v", err, seen)
+		t.Errorf("saw %v, want u1 u2 (a malformed line between them, then a break)", seen)
 	}
 }
 
+// TestReadCapturesDetectionFails: a line that shows no format before
+// the format is known is malformed and skipped, quoting nothing of the
+// line; the next line that shows one sets it. An unknown format is an
+// error that ends the read.
 func TestReadCapturesDetectionFails(t *testing.T) {
-	err := ReadCaptures(strings.NewReader("# header\n\nwhat is this\n"), "", func(Capture) error { return nil }, nil)
-	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), `"what is this"`) {
+	got, skipped, err := readAll(t, "# header\n\nwhat is this\nhttp://a/\tsha1:X\n", "")
+	if err != nil || !reflect.DeepEqual(skipped, []int{3}) || len(got) != 1 {
+		t.Errorf("got %v, skipped %v, err %v; want line 3 skipped and one capture", got, skipped, err)
+	}
+	err = firstError("# header\n\nwhat is this\n", "")
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 3 || le.Format != "" || strings.Contains(err.Error(), "what is this") {
 		t.Errorf("err = %v", err)
 	}
-	err = ReadCaptures(strings.NewReader("u\td\n"), "warc", func(Capture) error { return nil }, nil)
-	if err == nil || !strings.Contains(err.Error(), "warc") {
+	_, _, err = readAll(t, "u\td\n", "warc")
+	if err == nil || errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "warc") {
 		t.Errorf("unknown format: err = %v", err)
 	}
 }
 
+// TestReadCapturesLongLines: a line of a URL canon takes (up to
+// canon.MaxLength) is read whole; a line over maxLine is one malformed
+// line, skipped, and reading goes on.
 func TestReadCapturesLongLines(t *testing.T) {
-	big := "http://example.com/?q=" + strings.Repeat("a", 1<<20-100)
-	got, _, err := readAll(t, "u\tA\n"+big+"\tB\n", Pairs)
-	if err != nil || len(got) != 2 || got[1].URL != big {
-		t.Fatalf("a line just under 1 MiB: %d captures, err %v", len(got), err)
+	big := "http://example.com/?q=" + strings.Repeat("a", canon.MaxLength-100)
+	got, skipped, err := readAll(t, "u\tA\n"+big+"\tB\r\nv\tC", Pairs)
+	if err != nil || len(skipped) > 0 || len(got) != 3 || got[1].URL != big || got[2].URL != "v" {
+		t.Fatalf("a line with a URL of canon.MaxLength: %d captures, skipped %v, err %v", len(got), skipped, err)
 	}
-	huge := "http://example.com/?q=" + strings.Repeat("a", 1<<20)
-	_, _, err = readAll(t, "u\tA\n"+huge+"\tB\n", Pairs)
-	if err == nil || !strings.Contains(err.Error(), "line 2") {
-		t.Fatalf("a line over 1 MiB: err %v", err)
+	huge := "http://example.com/?q=" + strings.Repeat("a", maxLine)
+	for _, end := range []string{"\n", "\r\n", ""} {
+		in := "u\tA\n" + huge + "\tB" + end
+		if end != "" {
+			in += "v\tC\n"
+		}
+		got, skipped, err := readAll(t, in, Pairs)
+		want := 2
+		if end == "" {
+			want = 1
+		}
+		if err != nil || !reflect.DeepEqual(skipped, []int{2}) || len(got) != want {
+			t.Errorf("a line over %d bytes (end %q): %d captures, skipped %v, err %v", maxLine, end, len(got), skipped, err)
+		}
 	}
 }
 
@@ -411,52 +428,103 @@ func FuzzReadCaptures(f *testing.F) {
 	for i, s := range seeds {
 		f.Add([]byte(s), uint8(i))
 	}
-	formats := append([]Format{""}, Formats...)
+	formats := append([]Format{""}, Formats()...)
 	f.Fuzz(func(t *testing.T, data []byte, fi uint8) {
 		format := formats[int(fi)%len(formats)]
-		check := func(c Capture) error {
-			if c.URL == "" || strings.ContainsAny(c.URL, " \t\r\n") {
+		last := 0
+		for c, err := range ReadCaptures(strings.NewReader(string(data)), format) {
+			var le *LineError
+			switch {
+			case errors.As(err, &le):
+				if !errors.Is(err, ErrMalformed) || le.Line <= last || !strings.Contains(err.Error(), "line "+strconv.Itoa(le.Line)+" ") {
+					t.Fatalf("%v after line %d", err, last)
+				}
+				last = le.Line
+			case err != nil:
+				t.Fatalf("error %v", err)
+			case c.URL == "" || strings.ContainsAny(c.URL, " \t\r\n"):
 				t.Fatalf("capture with URL %q", c.URL)
 			}
-			return nil
-		}
-		last := 0
-		err := ReadCaptures(strings.NewReader(string(data)), format, check, func(line int, err error) {
-			if !errors.Is(err, ErrMalformed) || line <= last {
-				t.Fatalf("skip(%d, %v) after line %d", line, err, last)
-			}
-			last = line
-		})
-		_ = err
-		err = ReadCaptures(strings.NewReader(string(data)), format, check, nil)
-		if err != nil && errors.Is(err, ErrMalformed) && !strings.Contains(err.Error(), "line ") {
-			t.Fatalf("error without a line number: %v", err)
 		}
 	})
 }
 
-// TestPeekFormat: PeekFormat detects as ReadCaptures does, skipping
-// blank and comment lines, and consumes nothing.
-func TestPeekFormat(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want Format
-	}{
-		{"   \n# a comment\nhttp://a.test/\tsha1:X\n", Pairs},
-		{"\r\n CDX N b a m s k r M S V g\r\n", CDX},
-		{"", ""},
-		{"# only a comment\n", ""},
+// TestRedact: whatever reading a URL reader makes of a string (tabs and
+// newlines removed, triplets decoded once or more, backslashes, no
+// scheme, a scheme of its own), redact masks the password it would take
+// from it, and keeps the host after the userinfo.
+func TestRedact(t *testing.T) {
+	const pw = "Pw0rd"
+	for _, s := range []string{
+		"http://user:" + pw + "@h.test/x",
+		"https://user:" + pw + "@h.test:8080/x?q#f",
+		"http:\\\\user:" + pw + "@h.test/",
+		"http:/\\user:" + pw + "@h.test/",
+		"http:user:" + pw + "@h.test/",
+		"user:" + pw + "@h.test/x",
+		"//user:" + pw + "@h.test/x",
+		"ht\ttp://us\ner:" + pw + "@h.test/",
+		"http://user:" + pw + "%40h.test/",
+		"http://user:" + pw + "%2540h.test/",
+		"http://user:" + pw + "%4\t0h.test/",
+		"http%3A%2F%2Fuser:" + pw + "@h.test/",
+		"http://user:" + pw + "@evil@h.test/",
+		"http://user:" + pw + "\uff20h.test/",
+		"mailto:joe:" + pw + "@h.test",
+		"foo://user:" + pw + "@h.test/",
+		"http://:" + pw + "@h.test/",
 	} {
-		br := bufio.NewReader(strings.NewReader(c.in))
-		f, err := PeekFormat(br)
-		if f != c.want || err != nil {
-			t.Errorf("PeekFormat(%q) = %q, %v, want %q", c.in, f, err, c.want)
-		}
-		if rest, _ := io.ReadAll(br); string(rest) != c.in {
-			t.Errorf("PeekFormat(%q) consumed input: %q left", c.in, rest)
+		got := redact(s)
+		if strings.Contains(got, pw) || !strings.Contains(got, "h.test") || !strings.Contains(got, passwordMask) {
+			t.Errorf("redact(%q) = %q", s, got)
 		}
 	}
-	if _, err := PeekFormat(bufio.NewReader(strings.NewReader("not an index\n"))); err == nil {
-		t.Error("PeekFormat of a line of no format: no error")
+	for _, s := range []string{"http://h.test/a@b", "http://h.test/?q=a@b", "no password here", "http://h.test/%41"} {
+		if got := redact(s); got != s {
+			t.Errorf("redact(%q) = %q, want it unchanged (no userinfo)", s, got)
+		}
+	}
+}
+
+// TestReadCapturesRedacts: the error of a malformed line, in every
+// format, quotes no password, wherever the line holds it.
+func TestReadCapturesRedacts(t *testing.T) {
+	const pw = "s3cr3tPw"
+	u := "http://user:" + pw + "@h.test/"
+	for _, c := range []struct {
+		f  Format
+		in string
+	}{
+		{"", u + " is no line of any index"},
+		{CDX, "com,h)/ 2024xx01120000 " + u + " text/html 200 AAAA - - 1 2 f.warc.gz"},
+		{CDX, "com,h)/ " + u + " " + u + " text/html 200 AAAA - - 1 2 f.warc.gz"},
+		{CDX, "com,h)/ 20240501120000 http://h.test/ text/html " + u + " AAAA - - 1 2 f.warc.gz"},
+		{CDX, " CDX N b a " + u + "\ncom,h)/ 20240501120000 http://h.test/ x"},
+		{CDX, "com,h)/ 20240501120000 " + u + " text/html"},
+		{CDXJ, `com,h)/ 20240501120000 {"url": "` + u + `", "status": "two hundred"}`},
+		{CDXJ, `com,h)/ 20240501120000 {"url": "http://h.test/", "status": "` + u + `"}`},
+		{CDXJ, `com,h)/ 20240501120000 {"url": "` + u + ` x"}`},
+		{CDXJ, `com,h)/ ` + u + ` {"url": "http://h.test/"}`},
+		{CDXJ, `com,h)/ 20240501120000 {"url": "` + u + `", "status": 200, "x": ` + "\n"},
+		{CrawlLog, "2024-05-01T12:00:00Z OK 1 " + u + " - - text/html #1 - sha1:A - -"},
+		{CrawlLog, u + " 200 1 " + u + " - - text/html #1 - sha1:A - -"},
+		{Pairs, u + "\tAAAA\t" + u},
+		{Pairs, u + " x\tAAAA"},
+		{Pairs, u + "\tAAAA\tyesterday\textra"},
+	} {
+		n := 0
+		for _, err := range ReadCaptures(strings.NewReader(c.in), c.f) {
+			if err == nil {
+				continue
+			}
+			n++
+			var le *LineError
+			if strings.Contains(err.Error(), pw) || errors.As(err, &le) && strings.Contains(le.Reason, pw) {
+				t.Errorf("format %q, %q: error %q", c.f, c.in, err)
+			}
+		}
+		if n == 0 {
+			t.Errorf("format %q, %q: no error", c.f, c.in)
+		}
 	}
 }

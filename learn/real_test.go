@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -82,14 +83,15 @@ func TestRealFixtures(t *testing.T) {
 			}
 			var caps []Capture
 			var malformed []string
-			err = ReadCaptures(bytes.NewReader(b), "", func(c Capture) error {
-				caps = append(caps, c)
-				return nil
-			}, func(line int, err error) {
-				malformed = append(malformed, err.Error())
-			})
-			if err != nil {
-				t.Fatalf("ReadCaptures: %v", err)
+			for c, err := range ReadCaptures(bytes.NewReader(b), "") {
+				switch {
+				case errors.Is(err, ErrMalformed):
+					malformed = append(malformed, err.Error())
+				case err != nil:
+					t.Fatalf("ReadCaptures: %v", err)
+				default:
+					caps = append(caps, c)
+				}
 			}
 			if len(caps) == 0 {
 				t.Fatalf("no captures read (%d malformed lines)", len(malformed))
@@ -97,16 +99,21 @@ func TestRealFixtures(t *testing.T) {
 
 			l := New(Options{})
 			hosts := map[string]bool{}
+			var report []Finding
 			for _, c := range caps {
-				l.Add(c)
+				if err := l.Add(c); err != nil {
+					t.Fatal(err)
+				}
 				if k, err := canon.Normalize(c.URL, canon.Crawler); err == nil {
 					if h, ok := keyHost(k); ok {
 						hosts[h] = true
 					}
 				}
 			}
-			rules := l.Rules()
-			report := l.Report()
+			rules, err := l.Learn(func(f Finding) { report = append(report, f) })
+			if err != nil {
+				t.Fatal(err)
+			}
 
 			t.Logf("captures read: %d; malformed lines skipped: %d; hosts: %d", len(caps), len(malformed), len(hosts))
 			for i, m := range malformed {
@@ -116,8 +123,9 @@ func TestRealFixtures(t *testing.T) {
 				}
 				t.Logf("  malformed: %s", m)
 			}
-			t.Logf("left out by the learner: status %d, no digest %d, empty payload %d, invalid %d",
-				l.Skipped.Status, l.Skipped.NoDigest, l.Skipped.EmptyPayload, l.Skipped.Invalid)
+			st := l.Stats()
+			t.Logf("left out by the learner: status %d, no digest %d, empty payload %d, invalid %d, no host %d",
+				st.Status, st.NoDigest, st.EmptyPayload, st.Invalid, st.NoHost)
 			ruleHosts := make([]string, 0, len(rules.Hosts))
 			for h := range rules.Hosts {
 				ruleHosts = append(ruleHosts, h)
@@ -130,16 +138,8 @@ func TestRealFixtures(t *testing.T) {
 				t.Logf("learned rule %s: %s", h, strings.Join(rules.Hosts[h].TrackingParams, ", "))
 			}
 			for _, f := range report {
-				if f.Learned {
-					t.Logf("  evidence %s {%s}: pairs %d, agree %d, disagree %d, churn %d",
-						f.Host, strings.Join(f.Params, ","), f.Pairs, f.Agree, f.Disagree, f.Churn)
-				}
-			}
-			for _, f := range report {
-				if !f.Learned {
-					t.Logf("  kept %s {%s}: pairs %d, agree %d, disagree %d, churn %d",
-						f.Host, strings.Join(f.Params, ","), f.Pairs, f.Agree, f.Disagree, f.Churn)
-				}
+				t.Logf("  %s %s {%s}: pairs %d, agree %d, explained %d, unexplained %d, counterexamples %d; %s",
+					f.Verdict, f.Host, strings.Join(f.Params, ","), f.Pairs, f.Agree, f.Explained, f.Unexplained, f.Counter, f.Why)
 			}
 
 			withRules, err := canon.Crawler.WithRules(rules)

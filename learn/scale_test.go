@@ -1,85 +1,77 @@
 package learn
 
 import (
-	"cmp"
 	"flag"
-	"fmt"
-	"net/url"
-	"os"
+	"math/rand/v2"
 	"runtime"
-	"slices"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/seed15588f71/canon/learn/internal/synth"
 )
 
-var scale = flag.Int("learn-scale", 0, "TestLearnScale: learn this many synthetic captures (bench/README's figure: 10000000)")
+var benchCaptures = flag.Int("learn-captures", 200_000, "BenchmarkLearn: the captures a run learns (bench/README.md's figures: 10000000)")
 
-// TestLearnScale learns N synthetic captures (-learn-scale N) host by
-// host, as a CDX index sorted by SURT gives them (HostRuns), and reports
-// the time and the largest heap seen: the learner holds one host's
-// captures. It is a measurement, not a check of a bound (the machine's
-// speed is not the test's to know): it runs only when asked, and its
-// figures are in bench/README.md.
-func TestLearnScale(t *testing.T) {
-	if *scale == 0 {
-		t.Skip("a measurement: go test -run TestLearnScale -learn-scale 10000000 ./learn/ (bench/README.md)")
-	}
-	l := New(Options{HostRuns: true})
-	var ms runtime.MemStats
-	peak, n, hosts := uint64(0), 0, 0
-	var gen, learnTime time.Duration
-	for seed := uint64(1); n < *scale; seed++ {
-		t0 := time.Now()
-		s := generateSites(1_000_000 + seed)
-		gen += time.Since(t0)
-		t1 := time.Now()
-		for _, c := range s.captures {
-			if n == *scale {
-				break
-			}
-			l.Add(c.Capture)
-			n++
-			if n%200_000 == 0 {
+// BenchmarkLearn learns -learn-captures synthetic captures (seeds
+// 1,000,001 on, every capture of each, each seed's hosts named apart),
+// in host order (as a CDX index sorted by SURT gives them) and shuffled
+// (each 10 seeds' captures together), with a Learner of the default
+// options, which writes what it cannot hold to a temporary directory.
+// The time is Add and Learn's (not the generator's); it reports the time
+// a capture and the largest heap in use seen (sampled every 100,000
+// captures; with the generator's batch). The figures of bench/README.md:
+//
+//	go test -run '^$' -bench BenchmarkLearn -benchtime 1x ./learn/ -args -learn-captures=10000000
+func BenchmarkLearn(b *testing.B) {
+	for _, order := range []string{"host", "shuffled"} {
+		b.Run(order, func(b *testing.B) {
+			var ms runtime.MemStats
+			var peak uint64
+			for range b.N {
+				b.StopTimer()
+				l := New(Options{TempDir: b.TempDir()})
+				n := 0
+				step := uint64(1)
+				if order == "shuffled" {
+					step = 10
+				}
+				for seed := uint64(1_000_001); n < *benchCaptures; seed += step {
+					var batch []synth.Capture
+					for s := seed; s < seed+step; s++ {
+						batch = append(batch, synth.Generate(s).Distinct().Captures...)
+					}
+					// (The first captures in host order, whatever the
+					// order: both learn the same ones.)
+					batch = batch[:min(len(batch), *benchCaptures-n)]
+					if order == "shuffled" {
+						rand.New(rand.NewPCG(seed, 1)).Shuffle(len(batch), func(i, j int) { batch[i], batch[j] = batch[j], batch[i] })
+					}
+					b.StartTimer()
+					for _, c := range batch {
+						if err := l.Add(learnCapture(c)); err != nil {
+							b.Fatal(err)
+						}
+						if n++; n%100_000 == 0 {
+							runtime.ReadMemStats(&ms)
+							peak = max(peak, ms.HeapInuse)
+						}
+					}
+					b.StopTimer()
+				}
+				b.StartTimer()
+				rules, err := l.Learn(nil)
+				b.StopTimer()
+				if err != nil {
+					b.Fatal(err)
+				}
 				runtime.ReadMemStats(&ms)
 				peak = max(peak, ms.HeapInuse)
+				st := l.Stats()
+				b.Logf("%d captures, %d hosts judged, rules for %d hosts, %d sets learned, %d refused, %d near misses",
+					st.Captures, st.Hosts, len(rules.Hosts), st.Learned, st.Refused, st.NearMisses)
+				b.StartTimer()
 			}
-		}
-		learnTime += time.Since(t1)
-		hosts += len(s.hosts)
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(*benchCaptures), "µs/capture")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		})
 	}
-	t1 := time.Now()
-	rules := l.Rules()
-	learnTime += time.Since(t1)
-	runtime.ReadMemStats(&ms)
-	peak = max(peak, ms.HeapInuse)
-	t.Logf("%d captures of %d hosts (runs): learned in %v (%.1f µs a capture; generating them took %v more), %d hosts with rules, largest heap in use seen %.0f MiB, GOMAXPROCS %d",
-		n, hosts, learnTime.Round(time.Millisecond), float64(learnTime.Microseconds())/float64(n), gen.Round(time.Millisecond), len(rules.Hosts), float64(peak)/(1<<20), runtime.GOMAXPROCS(0))
-}
-
-var synthCDX = flag.String("synth-cdx", "", "TestWriteSynthCDX: write the captures to learn from of the first tuning seed as a CDX index to this file")
-
-// TestWriteSynthCDX writes the captures TestSyntheticSites learns from
-// for its first seed as a CDX index sorted as an archive sorts one (by
-// host, then URL and time), for the command: docs/learn.md's example is
-// canon -learn on that file. It runs only when asked (-synth-cdx FILE).
-func TestWriteSynthCDX(t *testing.T) {
-	if *synthCDX == "" {
-		t.Skip("writes a file when asked: go test -run TestWriteSynthCDX ./learn/ -args -synth-cdx=FILE (docs/learn.md)")
-	}
-	learnSet, _ := generateSites(synthTuningSeeds[0]).split()
-	slices.SortStableFunc(learnSet, func(a, b synthCapture) int {
-		ha, _ := url.Parse(a.URL)
-		hb, _ := url.Parse(b.URL)
-		return cmp.Or(strings.Compare(ha.Host, hb.Host), strings.Compare(a.URL, b.URL), a.Time.Compare(b.Time))
-	})
-	var b strings.Builder
-	b.WriteString(" CDX N b a m s k r M S V g\n")
-	for _, c := range learnSet {
-		fmt.Fprintf(&b, "- %s %s text/html %d %s - - - - synth.warc.gz\n", c.Time.UTC().Format("20060102150405"), c.URL, c.Status, strings.TrimPrefix(c.Digest, "sha1:"))
-	}
-	if err := os.WriteFile(*synthCDX, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d captures written to %s", len(learnSet), *synthCDX)
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -54,13 +52,19 @@ var (
 	malformedCounter = beam.NewCounter("canon.learn", "malformed")  // index lines that failed
 	ignoredCounter   = beam.NewCounter("canon.learn", "ignored")    // empty lines, comments, CDX headers
 	noHostCounter    = beam.NewCounter("canon.learn", "no-host")    // captures whose URL learn.Host refuses, dropped
-	hostsCounter     = beam.NewCounter("canon.learn", "hosts")      // hosts learned
+	hostsCounter     = beam.NewCounter("canon.learn", "hosts")      // hosts judged (learn.Stats)
 	ruleHostsCounter = beam.NewCounter("canon.learn", "rule-hosts") // hosts given rules
 	// What the hosts' learners left out (learn.Skipped).
 	skippedStatusCounter   = beam.NewCounter("canon.learn", "skipped-status")
 	skippedNoDigestCounter = beam.NewCounter("canon.learn", "skipped-no-digest")
 	skippedEmptyCounter    = beam.NewCounter("canon.learn", "skipped-empty-payload")
 	skippedInvalidCounter  = beam.NewCounter("canon.learn", "skipped-invalid")
+	skippedSampledCounter  = beam.NewCounter("canon.learn", "skipped-sampled")
+	// The sets of parameters judged, by verdict (learn.Finding).
+	learnedCounter    = beam.NewCounter("canon.learn", "sets-learned")
+	refusedCounter    = beam.NewCounter("canon.learn", "sets-refused")
+	nearMissCounter   = beam.NewCounter("canon.learn", "sets-near-miss")
+	unfinishedCounter = beam.NewCounter("canon.learn", "hosts-unfinished") // hosts judged in part (learn.Stats.Unfinished)
 )
 
 func init() {
@@ -81,9 +85,11 @@ func init() {
 // learn.ReadCaptures on that one line. It returns a PCollection<Capture>
 // and a PCollection<Failure> of the malformed lines: Input the line,
 // Error learn's error (which says "line 1": each element is read alone),
-// Message why the line is malformed, as learn words it, Kind
-// "ErrMalformed" ("error" for a line over learn's 1 MiB). Empty lines,
-// "#" comments and CDX header lines give neither.
+// Message why the line is malformed (learn.LineError's Reason), Kind
+// "ErrMalformed" (a line longer than learn reads too). Error and Message
+// quote no more of the line than a field, with any password masked, as
+// canon's errors do. Empty lines, "#" comments and CDX header lines give
+// neither.
 //
 // Each line is read alone, so a CDX header cannot set the field order
 // of the lines after it: CDX lines are read in the default order, 11
@@ -93,8 +99,8 @@ func init() {
 // than the default ...", rather than the lines after it being read
 // wrongly. It panics, while the pipeline is built, for another f.
 func ParseCaptures(s beam.Scope, f learn.Format, lines beam.PCollection) (captures, failures beam.PCollection) {
-	if !slices.Contains(learn.Formats, f) {
-		panic(fmt.Sprintf("canonbeam.ParseCaptures: index format %q: want one of %v", string(f), learn.Formats))
+	if _, err := learn.ParseFormat(string(f)); err != nil {
+		panic(fmt.Sprintf("canonbeam.ParseCaptures: index format %q: want one of %v", string(f), learn.Formats()))
 	}
 	s = s.Scope("canon.ParseCaptures")
 	return beam.ParDo2(s, &parseCaptureFn{Format: string(f)}, lines)
@@ -109,19 +115,18 @@ func (fn *parseCaptureFn) ProcessElement(ctx context.Context, line string, captu
 	f := learn.Format(fn.Format)
 	n := 0
 	var bad error
-	err := learn.ReadCaptures(strings.NewReader(line), f, func(c learn.Capture) error {
+	for c, err := range learn.ReadCaptures(strings.NewReader(line), f) {
+		if err != nil {
+			bad = err
+			continue
+		}
 		n++
 		capture(CaptureOf(c))
-		return nil
-	}, func(_ int, err error) { bad = err })
+	}
 	switch {
-	case err != nil:
-		// ReadCaptures' own error: a line longer than it reads.
-		malformedCounter.Inc(ctx, 1)
-		fail(Failure{Input: line, Error: err.Error(), Message: strings.TrimPrefix(err.Error(), "learn: line 1: "), Kind: "error", Offset: -1})
 	case bad != nil:
 		malformedCounter.Inc(ctx, 1)
-		fail(malformed(f, line, bad))
+		fail(malformed(line, bad))
 	case n > 0:
 		capturesCounter.Inc(ctx, int64(n))
 	case f == learn.CDX && !defaultCDXHeader(line):
@@ -134,23 +139,14 @@ func (fn *parseCaptureFn) ProcessElement(ctx context.Context, line string, captu
 }
 
 // malformed is the Failure of a line ReadCaptures refused with err:
-// Message is the reason, without learn's "malformed index line 1 (f): "
-// before it and the quoted line after it, which is the Input.
-func malformed(f learn.Format, line string, err error) Failure {
+// Message is the reason (learn.LineError's, which quotes no more of the
+// line than a field, with any password masked), the line itself being
+// the Input.
+func malformed(line string, err error) Failure {
 	fl := Failure{Input: line, Error: err.Error(), Message: err.Error(), Kind: "error", Offset: -1}
-	if errors.Is(err, learn.ErrMalformed) {
-		fl.Kind = "ErrMalformed"
-	}
-	text := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-	if len(text) > 100 {
-		text = text[:100] + "…"
-	}
-	msg, ok := strings.CutPrefix(fl.Error, "learn: malformed index line 1 ("+string(f)+"): ")
-	if ok {
-		if why, ok := strings.CutSuffix(msg, ": "+strconv.Quote(text)); ok {
-			msg = why
-		}
-		fl.Message = msg
+	var le *learn.LineError
+	if errors.As(err, &le) {
+		fl.Kind, fl.Message = "ErrMalformed", le.Reason
 	}
 	return fl
 }
@@ -207,17 +203,28 @@ func (fn *learnHostFn) Setup() error {
 
 func (fn *learnHostFn) ProcessElement(ctx context.Context, host string, captures func(*Capture) bool, emit func(string)) error {
 	l := learn.New(learn.Options{Profile: fn.p})
+	defer l.Close()
 	var c Capture
 	for captures(&c) {
-		l.Add(c.Learn())
+		if err := l.Add(c.Learn()); err != nil {
+			return err
+		}
 	}
-	hs := l.Hosts()
-	hostsCounter.Inc(ctx, 1)
-	sk := l.Skipped
-	skippedStatusCounter.Inc(ctx, int64(sk.Status))
-	skippedNoDigestCounter.Inc(ctx, int64(sk.NoDigest))
-	skippedEmptyCounter.Inc(ctx, int64(sk.EmptyPayload))
-	skippedInvalidCounter.Inc(ctx, int64(sk.Invalid))
+	hs, err := l.Hosts(nil)
+	if err != nil {
+		return err
+	}
+	st := l.Stats()
+	hostsCounter.Inc(ctx, int64(st.Hosts))
+	skippedStatusCounter.Inc(ctx, int64(st.Status))
+	skippedNoDigestCounter.Inc(ctx, int64(st.NoDigest))
+	skippedEmptyCounter.Inc(ctx, int64(st.EmptyPayload))
+	skippedInvalidCounter.Inc(ctx, int64(st.Invalid+st.NoHost))
+	skippedSampledCounter.Inc(ctx, int64(st.Sampled))
+	learnedCounter.Inc(ctx, int64(st.Learned))
+	refusedCounter.Inc(ctx, int64(st.Refused))
+	nearMissCounter.Inc(ctx, int64(st.NearMisses))
+	unfinishedCounter.Inc(ctx, int64(st.Unfinished))
 	for _, h := range hs {
 		b, err := json.Marshal(h)
 		if err != nil {

@@ -2,6 +2,7 @@ package canonbeam
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -79,7 +80,10 @@ func wantRules(t *testing.T, p canon.Profile, cs []learn.Capture) (canon.Rules, 
 	for _, c := range cs {
 		l.Add(c)
 	}
-	r := l.Rules()
+	r, err := l.Learn(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +248,7 @@ func TestParseCaptures(t *testing.T) {
 		learn.CrawlLog: {"2024-05-01T12:00:00.000Z 200 1234 http://h/", "yesterday 200 1 http://h/ L - text/html #1 20240501120000000+1 sha1:X - -"},
 		learn.Pairs:    {"no tab here", "http://h/\tsha1:X\tlater", "http://h/\tsha1:X\t1\t2"},
 	}
-	for _, f := range learn.Formats {
+	for _, f := range learn.Formats() {
 		t.Run(string(f), func(t *testing.T) {
 			lines := indexLines(cs, f)
 			extra := append([]string{"", "# a comment", "  "}, malformedLines[f]...)
@@ -260,26 +264,23 @@ func TestParseCaptures(t *testing.T) {
 			var want, wantFailures []string
 			var read []learn.Capture
 			byLine := map[int]string{}
-			err := learn.ReadCaptures(strings.NewReader(strings.Join(lines, "\n")), f, func(c learn.Capture) error {
-				read = append(read, c)
-				want = append(want, formatCapture(CaptureOf(c)))
-				return nil
-			}, func(n int, err error) {
-				byLine[n] = err.Error()
-			})
-			if err != nil {
-				t.Fatal(err)
+			for c, err := range learn.ReadCaptures(strings.NewReader(strings.Join(lines, "\n")), f) {
+				var le *learn.LineError
+				switch {
+				case errors.As(err, &le):
+					byLine[le.Line] = le.Reason
+				case err != nil:
+					t.Fatal(err)
+				default:
+					read = append(read, c)
+					want = append(want, formatCapture(CaptureOf(c)))
+				}
 			}
 			if len(read) != len(cs) || len(byLine) != len(malformedLines[f]) {
 				t.Fatalf("the library read %d captures of %d and %d malformed lines of %d", len(read), len(cs), len(byLine), len(malformedLines[f]))
 			}
-			for n, msg := range byLine {
-				line := lines[n-1]
-				// learn's error, less its line number and the line,
-				// after "(format): ".
-				why := strings.TrimSuffix(msg, ": "+strconv.Quote(strings.TrimSuffix(line, "\r")))
-				why = why[strings.Index(why, "): ")+3:]
-				wantFailures = append(wantFailures, strings.Join([]string{line, "ErrMalformed", why}, "\t"))
+			for n, why := range byLine {
+				wantFailures = append(wantFailures, strings.Join([]string{lines[n-1], "ErrMalformed", why}, "\t"))
 			}
 			if f == learn.CDX {
 				// The 9-field header in the default order is skipped
@@ -329,4 +330,45 @@ func TestParseCapturesPanics(t *testing.T) {
 			ParseCaptures(s, f, beam.CreateList(s, []string{"x"}))
 		}()
 	}
+}
+
+// TestParseCapturesRedacts checks that the failures of malformed lines
+// carry no password in their Error and Message, whatever field of the
+// line holds it (Input is the line itself, the caller's own data).
+func TestParseCapturesRedacts(t *testing.T) {
+	const secret = "s3cr3tPw"
+	lines := map[learn.Format][]string{
+		learn.CDX: {
+			"com,h)/ 2024xx01120000 http://user:" + secret + "@h.test/ text/html 200 AAAA - - 1 2 f.warc.gz",
+			"com,h)/ 20240501120000 http://h.test/ text/html http://user:" + secret + "@h.test/ AAAA - - 1 2 f.warc.gz",
+		},
+		learn.CDXJ: {
+			`com,h)/ 20240501120000 {"url": "http://user:` + secret + `@h.test/", "status": "two hundred"}`,
+			`com,h)/ 20240501120000 {"url": "http://h.test/", "status": "http://user:` + secret + `@h.test/"}`,
+			`com,h)/ 20240501120000 {"url": "http://user:` + secret + `@h.test/ x"}`,
+		},
+		learn.CrawlLog: {"2024-05-01T12:00:00Z OK 1 http://user:" + secret + "@h.test/ - - text/html #1 - sha1:A - -"},
+		learn.Pairs:    {"http://user:" + secret + "@h.test/\tAAAA\thttp://user:" + secret + "@h.test/"},
+	}
+	for f, ls := range lines {
+		p, s := beam.NewPipelineWithRoot()
+		_, failures := ParseCaptures(s, f, beam.CreateList(s, ls))
+		want := make([]any, len(ls))
+		for i := range ls {
+			want[i] = "no password"
+		}
+		passert.Equals(s, beam.ParDo(s, noPassword, failures), want...)
+		ptest.RunAndValidate(t, p)
+	}
+}
+
+func init() { register.Function1x1(noPassword) }
+
+// noPassword says whether a failure's Error and Message are free of the
+// password of TestParseCapturesRedacts.
+func noPassword(f Failure) string {
+	if strings.Contains(f.Error, "s3cr3tPw") || strings.Contains(f.Message, "s3cr3tPw") || f.Error == "" {
+		return "password in " + f.Error
+	}
+	return "no password"
 }

@@ -142,20 +142,21 @@
 //	-learn
 //		Read captures, not URLs: an archive's CDX index (9 or 11 fields,
 //		with or without its " CDX" header line), a CDXJ index, a
-//		Heritrix crawl.log, or "url TAB digest [TAB time]" lines; and
-//		write the canon.Rules they show as JSON, for -rules: per host,
-//		the query parameters whose values do not change what the URL
-//		returns (see Learning rules). The profile is crawler unless -p
-//		names another with RemoveTrackingParams or RemoveSessionIDs;
-//		-rules adds rules it already has, which are not learned again.
+//		Heritrix crawl.log, or "url TAB digest [TAB time]" lines, in any
+//		order (indexes concatenated, sorted or not); and write the
+//		canon.Rules they show as JSON, for -rules: per host, the query
+//		parameters whose values do not change what the URL returns (see
+//		Learning rules). The profile is crawler unless -p names another
+//		with RemoveTrackingParams or RemoveSessionIDs; -rules adds rules
+//		it already has, which are not learned again.
 //	-learn-input format
 //		With -learn: the captures' format, cdx, cdxj, crawl-log or
-//		pairs (default: detected from the first line).
+//		pairs (default: detected from the first line that shows one).
 //	-learn-report FILE
-//		With -learn: write the evidence of each learned rule, and of
-//		each parameter kept, to FILE, a JSON object a line (package
-//		learn's Finding): its pairs of captures, how many agreed, and
-//		counterexamples.
+//		With -learn: write every set of parameters judged to FILE, a
+//		JSON object a line (package learn's Finding): learned, refused
+//		or a near miss, why, its pairs of captures, how many agreed,
+//		how many disagreements were explained, and counterexamples.
 //	-list-profiles
 //		Print each profile with its steps and, on the next line, its key
 //		version (canon.Profile.KeyVersion), then, when -steps or -rules
@@ -311,18 +312,27 @@
 // some query parameters and keep returning one digest show that those
 // parameters do not name the page on that host ("?sid=…", "?from=home").
 // Package github.com/seed15588f71/canon/learn says how the evidence is
-// weighed (status-200 captures with a digest only, error pages and
-// redirects left out, captures next to each other in time, at least 5
-// agreeing pairs and 98 % agreement). The rules are learned against the
-// profile's keys, and written for -rules:
+// weighed: status-200 captures with a digest only, error pages and
+// redirects left out, captures next to each other in time; one
+// counterexample refuses a parameter however many pairs agree, values
+// seen once and digest noise excepted; a rule needs 5 agreeing pairs.
+// The rules are learned against the profile's keys, and written for
+// -rules:
 //
-//	canon -learn -f index.cdx -learn-report findings.jsonl > site-rules.json
+//	cat crawl-*.cdx | canon -learn -learn-report findings.jsonl > site-rules.json
 //	canon -p crawler -rules site-rules.json < links.txt
 //
+// Standard error says how many captures were read and skipped, how many
+// hosts had rules, how many sets of parameters were learned, refused and
+// near misses, and the three refusals with the most agreeing pairs.
 // Read the report before using the rules: a rule merges the URLs it
-// names, and the crawler then fetches one of them. A CDX or CDXJ index
-// is read host by host (its order, by SURT), in the memory of one host's
-// captures; the other formats are kept whole until the end.
+// names, and the crawler then fetches one of them. A malformed or
+// over-long line is reported (its password, if any, written xxxxx) and
+// skipped. The captures may come in any order and from any number of
+// indexes: -learn holds 64 MiB of them in memory and writes the rest,
+// sorted, to a temporary directory of $TMPDIR, which it removes when it
+// is done or interrupted (exit status 130). The exit status is 1 when
+// the input had lines and none was a capture.
 //
 // # Rekey
 //

@@ -310,8 +310,8 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 		return err
 	})
 	fs.BoolVar(&cfg.learn, "learn", false, "read captures (an archive's CDX or CDXJ index, a Heritrix crawl.log, or \"url TAB digest [TAB time]\" lines)\nand write the canon.Rules they show as JSON: per host, the query parameters whose values do not change\nthe content (TrackingParams), learned against the profile's keys (default crawler; see above)")
-	fs.StringVar(&cfg.learnInput, "learn-input", "", "with -learn: the captures' `format`, one of "+learnFormats()+" (default: detected from the first line)")
-	fs.StringVar(&cfg.learnReport, "learn-report", "", "with -learn: write each finding (a learned rule or a parameter kept, with its pairs, agreement and\ncounterexamples) as a JSON line to `FILE`")
+	fs.StringVar(&cfg.learnInput, "learn-input", "", "with -learn: the captures' `format`, one of "+learnFormats()+" (default: detected from the first line that shows one)")
+	fs.StringVar(&cfg.learnReport, "learn-report", "", "with -learn: write every set of parameters judged (learned, refused or a near miss, with its pairs,\nagreement and counterexamples) as a JSON line to `FILE`")
 	fs.BoolVar(&cfg.keyVersion, "keyversion", false, "print the key version (Profile.KeyVersion) of the profile that -p, -steps and -rules make, and exit:\nthe label to store with the keys (see Rekey)")
 	fs.BoolVar(&cfg.listProfiles, "list-profiles", false, "print each profile with its steps and its key version (Profile.KeyVersion), and the step names")
 	fs.BoolVar(&cfg.version, "version", false, "print the version")

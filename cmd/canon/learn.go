@@ -2,12 +2,17 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"runtime/debug"
+	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/seed15588f71/canon"
 	"github.com/seed15588f71/canon/learn"
@@ -15,9 +20,9 @@ import (
 
 // learnFormats lists the formats -learn-input takes.
 func learnFormats() string {
-	names := make([]string, len(learn.Formats))
-	for i, f := range learn.Formats {
-		names[i] = string(f)
+	var names []string
+	for _, f := range learn.Formats() {
+		names = append(names, string(f))
 	}
 	return strings.Join(names, ", ")
 }
@@ -42,50 +47,96 @@ func checkLearnFlags(cfg *config) error {
 		return fmt.Errorf("-learn: the profile %s has neither RemoveTrackingParams nor RemoveSessionIDs, which read the rules it learns: use crawler, archive or aggressive, or add +RemoveTrackingParams", cfg.profileName)
 	}
 	if cfg.learnInput != "" {
-		for _, f := range learn.Formats {
-			if string(f) == cfg.learnInput {
-				return nil
-			}
+		if _, err := learn.ParseFormat(cfg.learnInput); err != nil {
+			return fmt.Errorf("-learn-input %q: want one of %s", cfg.learnInput, learnFormats())
 		}
-		return fmt.Errorf("-learn-input %q: want one of %s", cfg.learnInput, learnFormats())
 	}
 	return nil
 }
 
-// runLearn reads captures from in, learns the rules they show against
-// cfg's profile and writes them to stdout as indented JSON, which -rules
-// reads; the findings go to -learn-report, and a summary to stderr.
+// contested is how many of the refused sets, those with the most
+// agreeing pairs, the summary names.
+const contested = 3
+
+// runLearn reads captures from in, in any order, learns the rules they
+// show against cfg's profile and writes them to stdout as indented JSON,
+// which -rules reads; every finding goes to -learn-report, and a summary
+// to stderr: what was read, how many rules and refused sets, and the
+// refusals with the most agreeing pairs. The captures the learner cannot
+// hold in memory go to a temporary directory, removed at the end and on
+// an interrupt.
 func runLearn(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
-	br := bufio.NewReaderSize(in, 1<<16)
-	format := learn.Format(cfg.learnInput)
-	if format == "" {
-		// (Detected here, for HostRuns, as ReadCaptures detects it.)
-		f, err := learn.PeekFormat(br)
+	// The learner's heap is no small batch of lines (main's GOGC 400):
+	// it holds up to 64 MiB of captures before it writes them to a
+	// temporary file, which collections at five times that would make
+	// 320 MB. GOGC still overrides this.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
+	l := learn.New(learn.Options{Profile: cfg.profile})
+	defer l.Close()
+	stop := closeOnSignal(l)
+	defer stop()
+
+	var report *os.File
+	var reportBuf *bufio.Writer
+	var enc *json.Encoder
+	if cfg.learnReport != "" {
+		f, err := os.Create(cfg.learnReport)
 		if err != nil {
 			fmt.Fprintln(stderr, "canon:", err)
 			return exitProblem
 		}
-		format = f
+		defer f.Close() // (on an early return; closed below otherwise)
+		report, reportBuf = f, bufio.NewWriter(f)
+		enc = json.NewEncoder(reportBuf)
+		enc.SetEscapeHTML(false) // (URLs with "&", read by people)
 	}
-	// A CDX or CDXJ index is sorted (by SURT): a host's captures come
-	// together, and each host is learned when its run ends.
-	l := learn.New(learn.Options{Profile: cfg.profile, HostRuns: format == learn.CDX || format == learn.CDXJ})
+
 	read, malformed := 0, 0
-	err := learn.ReadCaptures(br, format, func(c learn.Capture) error {
+	for c, err := range learn.ReadCaptures(in, learn.Format(cfg.learnInput)) {
+		var le *learn.LineError
+		switch {
+		case errors.As(err, &le):
+			malformed++
+			if !cfg.quiet {
+				fmt.Fprintf(stderr, "canon: line %d: %v\n", le.Line, err)
+			}
+			continue
+		case err != nil:
+			fmt.Fprintln(stderr, "canon:", err)
+			return exitProblem
+		}
 		read++
-		l.Add(c)
-		return nil
-	}, func(line int, err error) {
-		malformed++
-		if !cfg.quiet {
-			fmt.Fprintf(stderr, "canon: line %d: %v\n", line, err)
+		if err := l.Add(c); err != nil {
+			fmt.Fprintln(stderr, "canon:", err)
+			return exitProblem
+		}
+	}
+
+	var refused []learn.Finding
+	var reportErr error
+	rules, err := l.Learn(func(f learn.Finding) {
+		if enc != nil && reportErr == nil {
+			reportErr = enc.Encode(f)
+		}
+		if f.Verdict == learn.Refused {
+			refused = append(refused, f)
+			slices.SortStableFunc(refused, func(a, b learn.Finding) int {
+				return cmp.Or(cmp.Compare(b.Agree, a.Agree), cmp.Compare(len(a.Params), len(b.Params)), cmp.Compare(a.Counter, b.Counter))
+			})
+			if len(refused) > contested {
+				refused = refused[:contested]
+			}
 		}
 	})
+	if err == nil {
+		err = reportErr
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "canon:", err)
 		return exitProblem
 	}
-	rules := l.Rules()
 	b, err := json.MarshalIndent(rules, "", "  ")
 	if err != nil {
 		fmt.Fprintln(stderr, "canon:", err)
@@ -95,37 +146,73 @@ func runLearn(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "canon:", err)
 		return exitProblem
 	}
-	findings := l.Report()
-	if cfg.learnReport != "" {
-		if err := writeFindings(cfg.learnReport, findings); err != nil {
+	if report != nil {
+		err := reportBuf.Flush()
+		if cerr := report.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			fmt.Fprintln(stderr, "canon:", err)
 			return exitProblem
 		}
 	}
-	sk := l.Skipped
-	sampled := ""
-	if sk.Sampled > 0 {
-		sampled = fmt.Sprintf(", %d out of the sample of a host with more than 100000", sk.Sampled)
+	printLearnSummary(stderr, l.Stats(), read, malformed, len(rules.Hosts), refused)
+	if read == 0 && malformed > 0 {
+		return exitFailed // not one line was a capture
 	}
-	fmt.Fprintf(stderr, "canon: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL%s): rules for %d hosts\n",
-		read, malformed, sk.Status, sk.NoDigest, sk.EmptyPayload, sk.Invalid, sampled, len(rules.Hosts))
 	return exitOK
 }
 
-// writeFindings writes the findings to the file path, a JSON object a
-// line.
-func writeFindings(path string, findings []learn.Finding) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+// printLearnSummary writes what was read and learned, and the most
+// contested refusals, on standard error.
+func printLearnSummary(w io.Writer, st learn.Stats, read, malformed, ruleHosts int, refused []learn.Finding) {
+	sampled := ""
+	if st.Sampled > 0 {
+		sampled = fmt.Sprintf(", %d out of the sample of a host with more than 100000", st.Sampled)
 	}
-	enc := json.NewEncoder(f)
-	enc.SetEscapeHTML(false) // (URLs with "&", read by people)
-	for _, fd := range findings {
-		if err := enc.Encode(fd); err != nil {
-			f.Close()
-			return err
+	fmt.Fprintf(w, "canon: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL%s): rules for %d hosts\n",
+		read, malformed, st.Status, st.NoDigest, st.EmptyPayload, st.Invalid+st.NoHost, sampled, ruleHosts)
+	unfinished := ""
+	if st.Unfinished > 0 {
+		unfinished = fmt.Sprintf(" (%d in part: the bound of the sets a host's judging reads)", st.Unfinished)
+	}
+	misses := "near misses"
+	if st.NearMisses == 1 {
+		misses = "near miss"
+	}
+	fmt.Fprintf(w, "canon: %d hosts judged%s: %d sets of parameters learned, %d refused, %d %s\n",
+		st.Hosts, unfinished, st.Learned, st.Refused, st.NearMisses, misses)
+	for _, f := range refused {
+		ex := ""
+		if len(f.Counterexamples) > 0 {
+			ex = fmt.Sprintf(", e.g. %s and %s", f.Counterexamples[0][0], f.Counterexamples[0][1])
 		}
+		fmt.Fprintf(w, "canon: refused %s on %s: %d of %d pairs agree; %s%s\n",
+			strings.Join(f.Params, "+"), f.Host, f.Agree, f.Pairs, f.Why, ex)
 	}
-	return f.Close()
+}
+
+// closeOnSignal closes l (removing its temporary directory) and exits
+// on an interrupt or a termination signal, as sort(1) removes its
+// temporary files; the function it returns stops watching.
+func closeOnSignal(l *learn.Learner) func() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			l.Close()
+			code := 130
+			if sig == syscall.SIGTERM {
+				code = 143
+			}
+			os.Exit(code)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
 }

@@ -154,9 +154,12 @@ func TestLearnMatchesCommand(t *testing.T) {
 			var wantFailures []string
 			var wantSummary string
 			for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
-				if rest, ok := strings.CutPrefix(l, "canon: "); ok && strings.Contains(l, " captures (") {
-					wantSummary = rest
+				if rest, ok := strings.CutPrefix(l, "canon: "); ok && (strings.Contains(l, " captures (") || strings.Contains(l, " hosts judged: ")) {
+					wantSummary += "canon-beam: " + rest + "\n"
 					continue
+				}
+				if strings.HasPrefix(l, "canon: refused ") {
+					continue // (the most contested refusals: canon-beam has no findings)
 				}
 				m := learnError.FindStringSubmatch(l)
 				if m == nil || m[1] != m[2] || m[3] != tc.format {
@@ -164,10 +167,7 @@ func TestLearnMatchesCommand(t *testing.T) {
 				}
 				n, _ := strconv.Atoi(m[1])
 				line := lines[n-1]
-				why, ok := strings.CutSuffix(m[4], ": "+strconv.Quote(line))
-				if !ok {
-					t.Fatalf("canon: %q does not end with the line %q", l, line)
-				}
+				why := m[4]
 				if tc.format == "cdx" {
 					// Each line is read alone, in the default order of
 					// the fields the header names here.
@@ -201,7 +201,7 @@ func TestLearnMatchesCommand(t *testing.T) {
 				t.Errorf("canon-beam -mode learn wrote\n%s\ncanon -learn\n%s", got, stdout)
 			}
 			sameLines(t, "failures", readShards(t, cfg.failuresPrefix(), 2), wantFailures)
-			wantLine := "canon-beam: " + wantSummary + " (" + cfg.failuresPrefix() + "-*)\n"
+			wantLine := strings.Replace(wantSummary, "\n", " ("+cfg.failuresPrefix()+"-*)\n", 1)
 			if summary.String() != wantLine {
 				t.Errorf("summary %q, want %q", summary.String(), wantLine)
 			}

@@ -433,9 +433,9 @@ func trimNewline(s string) string { return strings.TrimSuffix(s, "\n") }
 
 // learnFormats lists the formats -learn-input takes.
 func learnFormats() string {
-	names := make([]string, len(learn.Formats))
-	for i, f := range learn.Formats {
-		names[i] = string(f)
+	var names []string
+	for _, f := range learn.Formats() {
+		names = append(names, string(f))
 	}
 	return strings.Join(names, ", ")
 }
@@ -447,7 +447,7 @@ func checkLearn(cfg *config, prof canon.Profile) error {
 	switch {
 	case cfg.learnInput == "":
 		return usageError("-mode learn needs -learn-input, the captures' format: %s", learnFormats())
-	case !slices.Contains(learn.Formats, learn.Format(cfg.learnInput)):
+	case !slices.Contains(learn.Formats(), learn.Format(cfg.learnInput)):
 		return usageError("-learn-input %q: want one of %s", cfg.learnInput, learnFormats())
 	case !prof.Has(canon.RemoveTrackingParams) && !prof.Has(canon.RemoveSessionIDs):
 		return usageError("-mode learn: the profile %s has neither RemoveTrackingParams nor RemoveSessionIDs, which read the rules it learns: use -profile crawler, archive or aggressive", cfg.profile)
@@ -701,6 +701,20 @@ func printLearnSummary(w io.Writer, res beam.PipelineResult, cfg *config) {
 	if len(n) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "canon-beam: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL): rules for %d hosts (%s-*)\n",
-		n["captures"], n["malformed"], n["skipped-status"], n["skipped-no-digest"], n["skipped-empty-payload"], n["no-host"]+n["skipped-invalid"], n["rule-hosts"], cfg.failuresPrefix())
+	sampled := ""
+	if n["skipped-sampled"] > 0 {
+		sampled = fmt.Sprintf(", %d out of the sample of a host with more than 100000", n["skipped-sampled"])
+	}
+	fmt.Fprintf(w, "canon-beam: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL%s): rules for %d hosts (%s-*)\n",
+		n["captures"], n["malformed"], n["skipped-status"], n["skipped-no-digest"], n["skipped-empty-payload"], n["no-host"]+n["skipped-invalid"], sampled, n["rule-hosts"], cfg.failuresPrefix())
+	unfinished := ""
+	if n["hosts-unfinished"] > 0 {
+		unfinished = fmt.Sprintf(" (%d in part: the bound of the sets a host's judging reads)", n["hosts-unfinished"])
+	}
+	misses := "near misses"
+	if n["sets-near-miss"] == 1 {
+		misses = "near miss"
+	}
+	fmt.Fprintf(w, "canon-beam: %d hosts judged%s: %d sets of parameters learned, %d refused, %d %s\n",
+		n["hosts"], unfinished, n["sets-learned"], n["sets-refused"], n["sets-near-miss"], misses)
 }
