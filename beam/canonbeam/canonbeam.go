@@ -230,8 +230,9 @@ func (n *normalizer) setup(spec profileSpec, ref, kv bool, base string) error {
 }
 
 // normalizeRef is canon.NormalizeRef(page, in, n.p), with page read once
-// while it stays the same. A page that NewBase refuses is left to
-// NormalizeRef, whose error the failures have always quoted.
+// while it stays the same (canon.NewBase): the key NormalizeRef gives and
+// its error, whose Op is then Base.Normalize. A page that NewBase refuses
+// is left to NormalizeRef, whose error names it.
 func (n *normalizer) normalizeRef(page, in string) (string, error) {
 	if n.prepared == nil || n.page != page {
 		b, err := canon.NewBase(page, n.p)
