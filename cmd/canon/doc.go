@@ -470,7 +470,11 @@
 // `line 5: port: invalid character (at "x/")`, and, unless -skip-invalid
 // (or -explain, whose text output has no block for it), an output line
 // with an empty key. A password in the input is written
-// as xxxxx in error text. When any line failed, "canon: F of N lines
+// as xxxxx in error text, and so in every message that quotes a line
+// itself (the first line of an index -rekey cannot read, a header): there
+// what lies between the first ":" or "%" and the last "@" or "%" of a
+// line that could hold an "@" is xxxxx, which masks more than a password
+// when the line holds more. When any line failed, "canon: F of N lines
 // failed" ends standard error.
 //
 // The exit status is 0 when every line was normalized or blank (-equal:

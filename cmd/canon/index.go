@@ -145,13 +145,13 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 					why = fmt.Sprintf(", longer than %d bytes", maxLine)
 				}
 				fmt.Fprintf(w.stderr, "canon: %s: cannot tell the index's format from its first line (%s%s): it reads a -format tsv index (\"input TAB key\" lines, after a \"#canon\" header or not), a CDX index (after its \" CDX\" header or not) or a CDXJ one; -index-format names the format\n",
-					cfg.mode(), quoteCut(line), why)
+					cfg.mode(), quoteInput(line), why)
 				return in, exitUsage
 			}
 		}
 	}
 	if format != indexTSV && cfg.rekey && cfg.formatFlag == "tsv" {
-		fmt.Fprintf(w.stderr, "canon: -rekey: the index is %s (its first line is %s), not -format tsv's \"input TAB key\" lines: its keys are SURTs (-format surt, or no -format)\n", strings.ToUpper(format), quoteCut(line))
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index is %s (its first line is %s), not -format tsv's \"input TAB key\" lines: its keys are SURTs (-format surt, or no -format)\n", strings.ToUpper(format), quoteInput(line))
 		return in, exitUsage
 	}
 	cfg.index = indexLayout{format: format}
@@ -166,12 +166,12 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		return in, exitOK
 	}
 	if long {
-		fmt.Fprintf(w.stderr, "canon: reading input: the header line (%s) is longer than %d bytes\n", quoteCut(line), maxLine)
+		fmt.Fprintf(w.stderr, "canon: reading input: the header line (%s) is longer than %d bytes\n", quoteInput(line), maxLine)
 		return in, exitProblem
 	}
 	if format == indexCDX {
 		if why := cfg.index.readCDXHeader(line); why != "" {
-			fmt.Fprintf(w.stderr, "canon: %s: the CDX header %s %s\n", cfg.mode(), quoteCut(line), why)
+			fmt.Fprintf(w.stderr, "canon: %s: the CDX header %s %s\n", cfg.mode(), quoteInput(line), why)
 			return in, exitUsage
 		}
 	}
@@ -232,11 +232,11 @@ func readKeyVersion(cfg *config, line []byte, w *output) {
 	now := cfg.profile.KeyVersion()
 	switch {
 	case old == now:
-		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %q, the key version this build makes: no key should change\n", old)
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %s, the key version this build makes: no key should change\n", quoteInput([]byte(old)))
 	case keyVersionProfile(old) != keyVersionProfile(now):
 		// Rekeying to another profile is a use of -rekey too, but a
 		// forgotten -p is the likelier one: said, not refused.
-		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %s, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", quoteCut([]byte(old)), now)
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %s, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", quoteInput([]byte(old)), now)
 	}
 	writeIndexHeader(w.out, cfg.profile)
 }
@@ -316,7 +316,9 @@ func (l *indexLayout) readCDXHeader(line []byte) string {
 	l.keyAt, l.urlAt = -1, -1
 	for i, c := range codes {
 		if len(c) != 1 {
-			return fmt.Sprintf("has the field code %q: each field is named by one letter", c)
+			// (Not quoted: the message quotes the line, masked, and a
+			// field alone may hold a part of a password.)
+			return fmt.Sprintf("has a field code of %d bytes (field %d): each field is named by one letter", len(c), i+1)
 		}
 		switch c {
 		case "N":

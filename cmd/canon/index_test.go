@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -256,11 +258,12 @@ func TestRekeyFirstLine(t *testing.T) {
 		{"empty", nil, "", "", "", 0},
 		// What is none of them.
 		{"a URL", nil, "http://a/\nhttp://a/\ta)/\n", "", usage + ` ("http://a/")`, exitUsage},
+		{"a URL with a password", nil, "http://user:sekrit@host/\n", "", usage + ` ("http:xxxxx@host/")`, exitUsage},
 		{"a comment", nil, "# an index\n" + cdxRec("x") + "\n", "", usage, exitUsage},
 		{"a CDX header without N", nil, " CDX b a m s\n", "", `canon: -rekey: the CDX header " CDX b a m s" names no key field (N, the massaged URL)`, exitUsage},
 		{"a CDX header without a", nil, " CDX N b m s\n", "", `canon: -rekey: the CDX header " CDX N b m s" names no original URL field (a)`, exitUsage},
 		{"a CDX header with two N", nil, " CDX N b a N\n", "", `canon: -rekey: the CDX header " CDX N b a N" names two key fields (N)`, exitUsage},
-		{"a CDX header with a word", nil, " CDX N b a mime\n", "", `canon: -rekey: the CDX header " CDX N b a mime" has the field code "mime": each field is named by one letter`, exitUsage},
+		{"a CDX header with a word", nil, " CDX N b a mime\n", "", `canon: -rekey: the CDX header " CDX N b a mime" has a field code of 4 bytes (field 4): each field is named by one letter`, exitUsage},
 		{"-format tsv on a CDX index", []string{"-format", "tsv"}, " CDX N b a\n", "", "canon: -rekey: the index is CDX (its first line is \" CDX N b a\"), not -format tsv's", exitUsage},
 		{"-format tsv on a CDXJ index", []string{"-format", "tsv"}, `a 2024 {"url":"http://a/"}` + "\n", "", "canon: -rekey: the index is CDXJ", exitUsage},
 		// -index-format names the format.
@@ -386,6 +389,124 @@ func TestInputs(t *testing.T) {
 		args = append([]string{"-inputs"}, args...)
 		if out, errOut, code := canonCmd(t, "", args...); out != "" || code != exitUsage || !strings.HasPrefix(errOut, "canon: -inputs ") {
 			t.Errorf("canon %q: %q, stderr %q, exit %d; want a usage error", args, out, errOut, code)
+		}
+	}
+}
+
+// TestIndexMessagesMaskPasswords checks every message of -rekey and
+// -inputs that quotes a line of the index itself (the library's errors
+// come redacted): the first line of no format, the CDX index -format tsv
+// does not read, a header too long, a CDX header that names no key, a
+// key version of another profile, a header followed by fields; with a
+// password at the start of the line, after its scheme, escaped, across
+// the 256th byte, where the quote is cut, and past it, in a line of a few
+// bytes and one longer than any line: none shows a byte of it, and one
+// the quote shows is written xxxxx.
+func TestIndexMessagesMaskPasswords(t *testing.T) {
+	const pw = "PW7Q9Z"
+	long := strings.Repeat("a", maxLineBytes(&config{rekey: true})+1)
+	urls := []string{
+		"u:" + pw + "@h",
+		"http://u:" + pw + "@h/",
+		"http://u%3A" + pw + "%40h/",
+		"http://u%253A" + pw + "%2540h/",
+		"http://h/" + strings.Repeat("a", 240) + "?u:" + pw + pw + pw + pw + pw + pw + pw + pw + "@h/",
+		"http://h/" + strings.Repeat("a", 300) + "?u:" + pw + "@h/",
+		"http://u:" + pw + "@h/" + long,
+	}
+	cdx := func(u string) string {
+		return "- 20240501120001 " + u + " text/html 200 KZQ3PJDBUFLKWC6GBUE7ZZNEBR3EM55J - - 1043 333 x.warc.gz"
+	}
+	for _, u := range urls {
+		for _, tc := range []struct {
+			name  string
+			args  []string
+			first string
+			want  string // the start of standard error
+		}{
+			{"no format", nil, u, "canon: -rekey: cannot tell the index's format from its first line ("},
+			{"-format tsv, a CDX record", []string{"-format", "tsv"}, cdx(u), "canon: -rekey: the index is CDX (its first line is "},
+			{"-format tsv, a CDXJ record", []string{"-format", "tsv"}, `- 2024 {"url":"` + u + `"}`, "canon: -rekey: the index is CDXJ (its first line is "},
+			{"-format tsv, a CDX header", []string{"-format", "tsv"}, " CDX N b a " + u, "canon: -rekey: the index is CDX (its first line is "},
+			{"CDX header without N", nil, " CDX b a " + u, "canon: -rekey: the CDX header "},
+			{"CDX header with a word", nil, " CDX N b a " + u, "canon: -rekey: the CDX header "},
+			{"key version", nil, indexHeader + u, "canon: -rekey: the index was made under "},
+			{"key version, -index-format tsv", []string{"-index-format", "tsv"}, indexHeader + u, "canon: -rekey: the index was made under "},
+		} {
+			code := exitUsage
+			switch {
+			case strings.HasSuffix(u, long) && (strings.HasPrefix(tc.name, "key version") || strings.HasPrefix(tc.name, "CDX header")):
+				tc.want, code = "canon: reading input: the header line (", exitProblem
+			case strings.HasPrefix(tc.name, "key version"):
+				code = exitOK // (said, not refused)
+			}
+			for _, mode := range []string{"-rekey", "-inputs"} {
+				args := append([]string{mode}, tc.args...)
+				if mode == "-inputs" {
+					if slices.Contains(tc.args, "-format") || strings.HasPrefix(tc.name, "key version") && !strings.HasSuffix(u, long) {
+						continue // -rekey's alone
+					}
+					tc.want = strings.Replace(tc.want, "-rekey", "-inputs", 1)
+				}
+				_, errOut, got := canonCmd(t, tc.first+"\nhttp://a/\tb\n", args...)
+				for i := 0; i+3 <= len(pw); i++ {
+					if strings.Contains(errOut, pw[i:i+3]) {
+						t.Errorf("%s, canon %q on %.300q: stderr shows the password: %.600q", tc.name, args, tc.first, errOut)
+						break
+					}
+				}
+				if !strings.HasPrefix(errOut, tc.want) || got != code {
+					t.Errorf("%s, canon %q on %.300q: stderr %.600q, exit %d; want %q..., exit %d", tc.name, args, tc.first, errOut, got, tc.want, code)
+				}
+				if at := strings.Index(tc.first, pw); at+len(pw) < 200 && !strings.Contains(errOut, passwordMask) {
+					t.Errorf("%s, canon %q on %.300q: stderr %.600q: want the password written %s", tc.name, args, tc.first, errOut, passwordMask)
+				}
+			}
+		}
+	}
+}
+
+// TestMaskPasswords checks maskPasswords on the readings the library's
+// redaction makes, against the library: wherever it masks a password of
+// an input, maskPasswords masks it too.
+func TestMaskPasswords(t *testing.T) {
+	const pw = "PW7Q9Z"
+	for _, tc := range []struct{ in, want string }{
+		{"http://h/", "http://h/"},
+		{"http://h/a%20b", "http://h/a%20b"},
+		{"http://u@h/", "http:xxxxx@h/"}, // (more than the library: no harm)
+		{"http://u:" + pw + "@h/", "http:xxxxx@h/"},
+		{"u:" + pw + "@h", "u:xxxxx@h"},
+		{"http:/\t/u:" + pw + "@h/", "http:xxxxx@h/"},
+		{"http%3A%2F%2Fu%3A" + pw + "%40h/", "http%xxxxx%40h/"},
+		{"http://u%3A" + pw + "%4\t0h/", "http:xxxxx%4\t0h/"},
+		{"blob:https://u:" + pw + "@h/", "blob:xxxxx@h/"},
+		{"mailto:joe:" + pw + "@example.com", "mailto:xxxxx@example.com"},
+		{"http://u:" + pw + "@h/\thttp://u:" + pw + "@h/", "http:xxxxx@h/"},
+		{"a)/ 20240501120001 http://u:" + pw + "@h/ text/html", "a)/ 20240501120001 http:xxxxx@h/ text/html"},
+	} {
+		if got := string(maskPasswords([]byte(tc.in))); got != tc.want {
+			t.Errorf("maskPasswords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// The library's readings: each input fails under some profile, and
+	// where its error's Input lacks the password, the mask lacks it.
+	for _, in := range []string{
+		"http://u:" + pw + "@h:8x/", "http:u:" + pw + "@h:8x", "http:\\\\u:" + pw + "@h:8x/", "//u:" + pw + "@h:8x/",
+		"http%3A//u:" + pw + "@h:8x/", "http://u%3A" + pw + "%40h:8x/", "http://u%253A" + pw + "%2540h:8x/",
+		"h\tttp://u:" + pw + "@h:8x/", "blob:https://u:" + pw + "@h:8x/", "http://u:" + pw + "%4\t0h:8x/",
+		"http://a:b@c:" + pw + "@h:8x/", "http://u:" + pw + "@h/%zz", "u:" + pw + "@h:8x",
+	} {
+		for _, np := range profiles {
+			p, _ := canon.LookupProfile(np.name)
+			_, err := canon.Normalize(in, p)
+			var e *canon.Error
+			if !errors.As(err, &e) || strings.Contains(e.Input, pw) {
+				continue
+			}
+			if m := string(maskPasswords([]byte(in))); strings.Contains(m, pw[1:4]) {
+				t.Errorf("-p %s: the library masks %q as %q, maskPasswords as %q", np.name, in, e.Input, m)
+			}
 		}
 	}
 }

@@ -117,20 +117,6 @@ func writeIndexHeader(out *bufio.Writer, p canon.Profile) {
 	out.WriteByte('\n')
 }
 
-// quoteCut quotes b as %q does, and only its first 256 bytes (cut
-// before a character) and "..." after the quote when it is longer: a
-// header line may be as long as any line, and a message should not be.
-func quoteCut(b []byte) string {
-	if len(b) <= 256 {
-		return strconv.Quote(string(b))
-	}
-	n := 256
-	for n > 256-utf8.UTFMax && !utf8.RuneStart(b[n]) {
-		n--
-	}
-	return strconv.Quote(string(b[:n])) + "..."
-}
-
 // keyVersionProfile returns the profile part of a KeyVersion: "crawler"
 // of "crawler/3+rules-4a7e… unicode-15.0.0", "custom" of a profile made
 // with steps.
