@@ -405,7 +405,24 @@
 // and one whose first field is "CDX" the header of a CDX index. Any
 // other first line is a usage error (exit status 2). (JSON encoders
 // write no TAB in a CDXJ record; one whose JSON has one is read as a tsv
-// line unless -index-format cdxj says otherwise.) A line may be as
+// line unless -index-format cdxj says otherwise.) One "#canon" line with
+// a TAB is the header all the same: "#canon " and a key version (with
+// " unicode-" in it, as every key version has) followed by TABs only,
+// empty fields, as an awk that assigns a field writes the header back
+// (awk -F'\t' -v OFS='\t' '{$2=$2} 1'); with other fields after the TAB,
+// such a first line is a usage error, as what it is cannot be told.
+//
+// The header stays first: it says how the lines after it are read. A
+// "#canon" header on a later line is reported and counted as a failing
+// line, as is a " CDX" header after the first line, but for the index's
+// own header again, as cat joins two indexes of one key version, which
+// is skipped. LC_ALL=C sort of a whole tsv index moves its header below
+// the lines that start with a byte before "#" (a space, "!", a quote, a
+// blank input's TAB): sort the lines after it,
+//
+//	(head -n 1 index.tsv; tail -n +2 index.tsv | LC_ALL=C sort)
+//
+// (A CDX header's leading space sorts it first.) A line may be as
 // long as an input of canon.MaxLength escaped, a TAB and its key; so may
 // the header line, from a file or a pipe, and a longer one is a reading
 // error (exit status 2), as is a first line that long when it is to say

@@ -26,6 +26,7 @@ const indexFormats = "tsv, cdx or cdxj"
 type indexLayout struct {
 	format  string // indexTSV, indexCDX or indexCDXJ
 	escaped bool   // tsv: after the "#canon" header, the input fields are escaped
+	header  string // tsv: that header, without the TABs after it; cdx: the " CDX" header
 	fields  int    // cdx: the number of fields its header names; 0: no header (9 or 11 fields, N first, a third)
 	keyAt   int    // cdx: the field of the key (N)
 	urlAt   int    // cdx: the field of the original URL (a)
@@ -129,7 +130,12 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		cfg.index = indexLayout{format: format}
 		return in, exitOK
 	}
-	tsvHeader := bytes.HasPrefix(line, []byte(indexHeader)) && bytes.IndexByte(line, '\t') < 0
+	hdr, tsvHeader, hdrFields := tsvHeaderLine(line)
+	if hdrFields && (format == "" || format == indexTSV) {
+		fmt.Fprintf(w.stderr, "canon: %s: the first line %s is a \"#canon\" header with fields after a TAB: a header is \"#canon \" and the key version alone (TABs after it are empty fields, as an awk that assigns one writes it); remove what follows it\n",
+			cfg.mode(), quoteInput(line))
+		return in, exitUsage
+	}
 	cdxHeader := isCDXHeader(line) && !isCDXRecord(line) // (a header's second field is a letter, a record's a timestamp)
 	if format == "" {
 		format = detectIndex(line)
@@ -170,6 +176,7 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		return in, exitProblem
 	}
 	if format == indexCDX {
+		cfg.index.header = string(line)
 		if why := cfg.index.readCDXHeader(line); why != "" {
 			fmt.Fprintf(w.stderr, "canon: %s: the CDX header %s %s\n", cfg.mode(), quoteInput(line), why)
 			return in, exitUsage
@@ -193,12 +200,40 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 			w.out.WriteByte('\n')
 		}
 	case cfg.rekey:
-		readKeyVersion(cfg, line, w)
+		readKeyVersion(cfg, hdr, w)
 		fallthrough
 	default:
 		cfg.index.escaped = true
+		cfg.index.header = string(hdr)
 	}
 	return in, exitOK
+}
+
+// tsvHeaderLine reports whether line is the "#canon" header of a tsv
+// index, and returns it without the TABs that may follow it. A header
+// holds no TAB; but an awk that assigns a field of each line
+// (awk -F'\t' -v OFS='\t' '{$2=$2} 1') writes it back with one, an empty
+// field: so a line that starts with "#canon " and the shape of a key
+// version (" unicode-" in it, as every KeyVersion has), followed by TABs
+// only, is the header too. With other fields after the TAB (withFields)
+// it is neither a header nor an index line that canon writes: what it is
+// cannot be told. Any other line with a TAB is an index line, even one
+// whose input starts with "#canon ".
+func tsvHeaderLine(line []byte) (header []byte, is, withFields bool) {
+	if !bytes.HasPrefix(line, []byte(indexHeader)) {
+		return nil, false, false
+	}
+	tab := bytes.IndexByte(line, '\t')
+	if tab < 0 {
+		return line, true, false
+	}
+	if !bytes.Contains(line[:tab], []byte(" unicode-")) {
+		return nil, false, false
+	}
+	if len(bytes.Trim(line[tab:], "\t")) > 0 {
+		return nil, false, true
+	}
+	return line[:tab], true, false
 }
 
 // readLineUpTo reads a line from br, with its end; of a line longer than

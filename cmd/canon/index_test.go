@@ -237,7 +237,8 @@ func TestRekeyFirstLine(t *testing.T) {
 		code   int
 	}{
 		// Index lines that look like headers or records.
-		{"tsv input #canon", crawler, "#canon " + kv + "\tx\n", "#canon " + kv + "\tx\t\n", "line 1: scheme: missing scheme", exitFailed},
+		{"tsv input #canon", crawler, "#canon x\tx\n", "#canon x\tx\t\n", "line 1: scheme: missing scheme", exitFailed},
+		{"tsv input #canon, no key", crawler, "#canon x\t\nHTTP://A/\tx\n", "HTTP://A/\tx\thttp://a/\n", "", 0},
 		{"tsv input CDX header", crawler, " CDX N b a\tx\n", " CDX N b a\tx\t\n", "line 1: scheme: missing scheme", exitFailed},
 		{"tsv input CDX record", crawler, cdxRec("#canon") + "\tx\n", cdxRec("#canon") + "\tx\t\n", "line 1: scheme: missing scheme", exitFailed},
 		{"tsv input CDXJ record", crawler, `a)/ 2024 {"url":"http://a/"}` + "\ta)/\n", `a)/ 2024 {"url":"http://a/"}` + "\ta)/\t\n", "line 1: scheme: missing scheme", exitFailed},
@@ -250,6 +251,10 @@ func TestRekeyFirstLine(t *testing.T) {
 		{"CDXJ record CDX", nil, `CDX 2024 {"url":"http://a/"}` + "\n", `a)/ 2024 {"url":"http://a/"}` + "\n", "", 0},
 		// Headers.
 		{"tsv header", nil, "#canon " + kv + "\nhttp://a/\\tb\ta)/\n", "#canon " + kv + "\nhttp://a/\\tb\ta)/\thttp://a/b\n", "canon: -rekey: the index was made under", 0},
+		{"tsv header and a TAB", nil, "#canon " + kv + "\t\nhttp://a/\\tb\ta)/\n", "#canon " + kv + "\nhttp://a/\\tb\ta)/\thttp://a/b\n", "canon: -rekey: the index was made under", 0},
+		{"tsv header and TABs, CRLF", nil, "#canon " + kv + "\t\t\t\r\nhttp://a/\\tb\ta)/\r\n", "#canon " + kv + "\nhttp://a/\\tb\ta)/\thttp://a/b\n", "canon: -rekey: the index was made under", 0},
+		{"tsv header and a field", nil, "#canon " + kv + "\tx\nhttp://a/\\tb\ta)/\n", "", `canon: -rekey: the first line "#canon ` + kv + `\tx" is a "#canon" header with fields after a TAB`, exitUsage},
+		{"tsv header and fields, -index-format tsv", []string{"-index-format", "tsv"}, "#canon " + kv + "\t\tx\t\n", "", `canon: -rekey: the first line "#canon ` + kv + `\t\tx\t" is a "#canon" header with fields after a TAB`, exitUsage},
 		{"CDX header", nil, " CDX N b a m s k r M S V g\n" + cdxRec("x") + "\n", " CDX N b a m s k r M S V g\n" + cdxRec("a)/") + "\n", "", 0},
 		{"CDX header without its space", nil, "CDX N b a m s k r M S V g\n" + cdxRec("x") + "\n", "CDX N b a m s k r M S V g\n" + cdxRec("a)/") + "\n", "", 0},
 		{"CDX header alone", nil, " CDX N b a", " CDX N b a\n", "", 0},
@@ -349,6 +354,12 @@ func TestInputs(t *testing.T) {
 	if out != in.String() {
 		t.Errorf("canon -inputs of the index of %q:\n%s", inputs, firstDiff(out, in.String()))
 	}
+	// With a TAB after the header, as an awk that assigns a field writes
+	// it: the same.
+	withTab := strings.Replace(index, "\n", "\t\n", 1)
+	if out, errOut, code := fromPipeAndFile(t, withTab, "-inputs"); out != in.String() || errOut != "" || code != 0 {
+		t.Errorf("canon -inputs of the index, its header followed by a TAB: stderr %q, exit %d\n%s", errOut, code, firstDiff(out, in.String()))
+	}
 	// Read again, they make the same index.
 	if again, _, _ := canonCmd(t, out, "-p", "crawler", "-format", "tsv", "-header", "-q"); again != index {
 		t.Errorf("the index of -inputs' lines is not the index:\n%s", firstDiff(again, index))
@@ -432,6 +443,7 @@ func TestIndexMessagesMaskPasswords(t *testing.T) {
 			{"CDX header with a word", nil, " CDX N b a " + u, "canon: -rekey: the CDX header "},
 			{"key version", nil, indexHeader + u, "canon: -rekey: the index was made under "},
 			{"key version, -index-format tsv", []string{"-index-format", "tsv"}, indexHeader + u, "canon: -rekey: the index was made under "},
+			{"header with fields", nil, indexHeader + "x unicode-1\t" + u, "canon: -rekey: the first line "},
 		} {
 			code := exitUsage
 			switch {
@@ -506,6 +518,70 @@ func TestMaskPasswords(t *testing.T) {
 			}
 			if m := string(maskPasswords([]byte(in))); strings.Contains(m, pw[1:4]) {
 				t.Errorf("-p %s: the library masks %q as %q, maskPasswords as %q", np.name, in, e.Input, m)
+			}
+		}
+	}
+}
+
+// TestRekeyHeaderNotFirst checks a header after the first line, from a
+// pipe and a file, for -rekey and -inputs: the same header again (two
+// indexes joined with cat) is skipped; another one, or one after the
+// lines of an index that had none at its start (an index sorted whole),
+// is a failing line that says so, tsv and CDX alike.
+func TestRekeyHeaderNotFirst(t *testing.T) {
+	kv := "#canon " + canon.Archive.KeyVersion()
+	const cdxHdr = " CDX N b a m s k r M S V g"
+	cdxRec := func(key, url string) string {
+		return key + " 20240501120001 " + url + " text/html 200 KZQ3PJDBUFLKWC6GBUE7ZZNEBR3EM55J - - 1043 333 x.warc.gz"
+	}
+	notFirst := `a "#canon" header that is not the first line (it must stay first`
+	for _, tc := range []struct {
+		name   string
+		in     string
+		rekey  string // -rekey -p archive's output
+		inputs string // -inputs' output
+		failed []string
+	}{
+		{"tsv, cat", kv + "\nhttp://a/\\tb\tx\n" + kv + "\nhttp://c/\\\\\tx\n",
+			kv + "\nhttp://a/\\tb\tx\thttp://a/b\nhttp://c/\\\\\tx\thttp://c/%5c\n", "http://a/\tb\nhttp://c/\\\n", nil},
+		{"tsv, cat, the second with a TAB", kv + "\nhttp://a/\\tb\tx\n" + kv + "\t\nhttp://c/\tx\n",
+			kv + "\nhttp://a/\\tb\tx\thttp://a/b\nhttp://c/\tx\thttp://c/\n", "http://a/\tb\nhttp://c/\n", nil},
+		{"tsv, another header", kv + "\nhttp://a/\tx\n#canon crawler/1 unicode-1\nhttp://c/\tx\n",
+			kv + "\nhttp://a/\tx\thttp://a/\nhttp://c/\tx\thttp://c/\n", "http://a/\nhttp://c/\n", []string{"line 3: a \"#canon\" header other than the index's first"}},
+		{"tsv, sorted", "\tx\n http://a/\tx\n" + kv + "\nhttp://c/\tx\n",
+			"\tx\t\n http://a/\tx\thttp://a/\nhttp://c/\tx\thttp://c/\n", "\n http://a/\nhttp://c/\n",
+			[]string{"line 1: blank input with a key", "line 3: " + notFirst}},
+		{"tsv, sorted, no TAB first", " http://a/\tx\n" + kv + "\t\nhttp://c/\tx\n",
+			" http://a/\tx\thttp://a/\nhttp://c/\tx\thttp://c/\n", " http://a/\nhttp://c/\n", []string{"line 2: " + notFirst}},
+		{"CDX, cat", cdxHdr + "\n" + cdxRec("x", "http://a/") + "\n" + cdxHdr + "\n" + cdxRec("y", "http://c/") + "\n",
+			cdxHdr + "\n" + cdxRec("a)/", "http://a/") + "\n" + cdxRec("c)/", "http://c/") + "\n", "http://a/\nhttp://c/\n", nil},
+		{"CDX, another header", cdxHdr + "\n" + cdxRec("x", "http://a/") + "\n CDX N b a m s k r M S V\n" + cdxRec("y", "http://c/") + "\n",
+			cdxHdr + "\n" + cdxRec("a)/", "http://a/") + "\n" + cdxRec("c)/", "http://c/") + "\n", "http://a/\nhttp://c/\n",
+			[]string{"line 3: a \" CDX\" header other than the index's first"}},
+		{"CDX, a header after records", cdxRec("x", "http://a/") + "\n" + cdxHdr + "\n" + cdxRec("y", "http://c/") + "\n",
+			cdxRec("a)/", "http://a/") + "\n" + cdxRec("c)/", "http://c/") + "\n", "http://a/\nhttp://c/\n",
+			[]string{"line 2: a \" CDX\" header after records of an index without one (it must come first"}},
+	} {
+		for _, mode := range []string{"-rekey", "-inputs"} {
+			args, want := []string{mode}, tc.inputs
+			if mode == "-rekey" {
+				args, want = []string{mode, "-p", "archive", "-q"}, tc.rekey
+			}
+			failed := tc.failed
+			if mode == "-inputs" && len(failed) > 0 && strings.Contains(failed[0], "blank input") {
+				failed = failed[1:] // (-inputs prints a blank input)
+			}
+			out, errOut, code := fromPipeAndFile(t, tc.in, args...)
+			lines := strings.Split(errOut, "\n")
+			ok := out == want && (code == exitOK) == (len(failed) == 0)
+			for _, f := range failed {
+				if mode == "-rekey" {
+					continue // (-q)
+				}
+				ok = ok && slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, f) })
+			}
+			if !ok {
+				t.Errorf("%s: canon %q < %q:\nstdout %q\nstderr %q\nexit %d\nwant %q and %q", tc.name, args, tc.in, out, errOut, code, want, failed)
 			}
 		}
 	}

@@ -44,6 +44,19 @@ func rekeyBatch(cfg *config, b *batch) {
 		var keyAt, keyEnd int
 		switch cfg.index.format {
 		case indexTSV:
+			if bytes.HasPrefix(line, []byte(indexHeader)) {
+				if hdr, is, _ := tsvHeaderLine(line); is {
+					switch {
+					case cfg.index.escaped && string(hdr) == cfg.index.header:
+						// The header again: indexes joined with cat.
+					case cfg.index.escaped:
+						b.rekeyFail(i, errOtherHeader)
+					default:
+						b.rekeyFail(i, errHeaderNotFirst)
+					}
+					continue
+				}
+			}
 			tab := bytes.IndexByte(line, '\t')
 			if tab < 0 || bytes.IndexByte(line[tab+1:], '\t') >= 0 {
 				b.rekeyFail(i, errNotTSV)
@@ -59,6 +72,17 @@ func rekeyBatch(cfg *config, b *batch) {
 				input = field
 			}
 		case indexCDX:
+			if isCDXHeader(line) && !isCDXRecord(line) {
+				switch {
+				case string(line) == cfg.index.header:
+					// The header again: indexes joined with cat.
+				case cfg.index.header != "":
+					b.rekeyFail(i, errOtherCDXHeader)
+				default:
+					b.rekeyFail(i, errCDXHeaderNotFirst)
+				}
+				continue
+			}
 			var urlAt, urlEnd int
 			var why string
 			if keyAt, keyEnd, urlAt, urlEnd, why = cfg.index.cdxRecord(line); why != "" {
@@ -162,6 +186,44 @@ var errNotTSV = lineError{
 	kind:   "error",
 	offset: -1,
 }
+
+// errHeaderNotFirst is the error of a "#canon" header after the first
+// line of a tsv index: the header says how the lines after it are read
+// (escaped) and under which key version, so it must come first. LC_ALL=C
+// sort moves it below the lines that start with a byte before "#" (a
+// space, "!", "\"", a blank input's TAB).
+var errHeaderNotFirst = lineError{
+	msg:    `a "#canon" header that is not the first line (it must stay first: it says how the lines after it are read; to sort an index, sort the lines after it: (head -n 1 index.tsv; tail -n +2 index.tsv | LC_ALL=C sort))`,
+	kind:   "error",
+	offset: -1,
+}
+
+// errOtherHeader is the error of a second "#canon" header that is not the
+// first one: an index of another key version joined to this one. (The
+// same header again, as cat writes two indexes of one key version, is
+// skipped.)
+var errOtherHeader = lineError{
+	msg:    `a "#canon" header other than the index's first (two indexes of two key versions joined: rekey each alone)`,
+	kind:   "error",
+	offset: -1,
+}
+
+// errCDXHeaderNotFirst and errOtherCDXHeader are the same for a " CDX"
+// header after the first line of a CDX index: it names the fields of the
+// records after it, and must come first (its leading space sorts it
+// first); the same header again is skipped.
+var (
+	errCDXHeaderNotFirst = lineError{
+		msg:    `a " CDX" header after records of an index without one (it must come first: it names the fields of the records after it)`,
+		kind:   "error",
+		offset: -1,
+	}
+	errOtherCDXHeader = lineError{
+		msg:    `a " CDX" header other than the index's first (two indexes of two layouts joined: rekey each alone)`,
+		kind:   "error",
+		offset: -1,
+	}
+)
 
 // errRekeyLineTooLong is the error of a -rekey line longer than
 // maxLineBytes: more than an input of canon.MaxLength, escaped, a TAB and
