@@ -422,11 +422,14 @@
 //
 //	(head -n 1 index.tsv; tail -n +2 index.tsv | LC_ALL=C sort)
 //
-// (A CDX header's leading space sorts it first.) A line may be as
-// long as an input of canon.MaxLength escaped, a TAB and its key; so may
-// the header line, from a file or a pipe, and a longer one is a reading
-// error (exit status 2), as is a first line that long when it is to say
-// the format.
+// (A CDX header's leading space sorts it first.)
+//
+// A line of an index may be 20971537 bytes long, its line end aside: an
+// input of canon.MaxLength escaped (two bytes for one), a TAB and its key
+// (at most three bytes for one, and 16); one limit, from a file, a pipe
+// or -f alike. A longer record is a failing line ("line N: line longer
+// than 20971537 bytes"), a longer header a reading error (exit status 2),
+// as is a first line that long when it is to say the format.
 //
 // In a tsv index, an empty oldkey is an input that had no key then (it
 // failed, or was blank) and has one now. An empty newkey is an input that

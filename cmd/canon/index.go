@@ -45,7 +45,7 @@ const noKey = "-"
 // the input to read the records from.
 //
 // One design for every first line, from a file or a pipe alike (both
-// read the line whole, up to the length of any line, maxLineBytes):
+// read the line whole, up to the length of any line, maxIndexLineBytes):
 //
 //   - a line with a TAB is a tsv line: every line -format tsv writes has
 //     one, and no CDX or CDXJ line has one (their fields are separated by
@@ -64,11 +64,10 @@ const noKey = "-"
 // skipped. A first line longer than any line is a reading error when it
 // starts as a header would, or when the format is to be told from it.
 func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
-	maxLine := maxLineBytes(cfg)
 	var (
 		line  []byte // the first line that is not blank, without its end
 		whole []byte // with its end: the bytes read from a pipe, to be read again
-		long  bool   // it is longer than maxLine (line holds its start)
+		long  bool   // it is longer than maxIndexLineBytes (line holds its start)
 		crlf  bool   // it ends in CR LF
 		found bool
 		br    *bufio.Reader
@@ -77,8 +76,8 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 	if m := w.mapped; m != nil {
 		for at := m.start; at < len(m.data); {
 			l, _ := nextLine(m.data[at:])
-			if len(l) > maxLine {
-				line, long, found = l[:maxLine+1], true, true
+			if len(l) > maxIndexLineBytes {
+				line, long, found = l[:maxIndexLineBytes+1], true, true
 				break
 			}
 			if !isBlank(l) || bytes.IndexByte(l, '\t') >= 0 {
@@ -99,7 +98,7 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		in = br
 		for {
 			var err error
-			whole, err = readLineUpTo(br, maxLine+2) // (maxLine bytes and "\r\n")
+			whole, err = readLineUpTo(br, maxIndexLineBytes+2) // (the longest line and "\r\n")
 			if err != nil {
 				fmt.Fprintf(w.stderr, "canon: reading input: %v\n", err)
 				return in, exitProblem
@@ -108,7 +107,7 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 				break // the end
 			}
 			l, _ := nextLine(whole)
-			if len(l) > maxLine {
+			if len(l) > maxIndexLineBytes {
 				line, long, found = l, true, true
 				break
 			}
@@ -148,7 +147,7 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 			} else {
 				why := ""
 				if long {
-					why = fmt.Sprintf(", longer than %d bytes", maxLine)
+					why = fmt.Sprintf(", longer than %d bytes", maxIndexLineBytes)
 				}
 				fmt.Fprintf(w.stderr, "canon: %s: cannot tell the index's format from its first line (%s%s): it reads a -format tsv index (\"input TAB key\" lines, after a \"#canon\" header or not), a CDX index (after its \" CDX\" header or not) or a CDXJ one; -index-format names the format\n",
 					cfg.mode(), quoteInput(line), why)
@@ -172,7 +171,7 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		return in, exitOK
 	}
 	if long {
-		fmt.Fprintf(w.stderr, "canon: reading input: the header line (%s) is longer than %d bytes\n", quoteInput(line), maxLine)
+		fmt.Fprintf(w.stderr, "canon: reading input: the header line (%s) is longer than %d bytes\n", quoteInput(line), maxIndexLineBytes)
 		return in, exitProblem
 	}
 	if format == indexCDX {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -300,27 +301,113 @@ func TestRekeyFirstLine(t *testing.T) {
 }
 
 // TestRekeyLongFirstLine checks a first line longer than any line -rekey
-// reads: a reading error when it would be a header, a usage error when
+// reads, from just over the limit to past the 32 MiB a pipe's buffer once
+// grew to: a reading error when it would be a header, a usage error when
 // the format is to be told from it, a failing line (exit 1) when
-// -index-format says it is a record; from a pipe and a file alike.
+// -index-format says it is a record, and the next line read as it is;
+// from a pipe, a file and -f alike. A first record at the limit is read.
 func TestRekeyLongFirstLine(t *testing.T) {
-	n := maxLineBytes(&config{rekey: true}) + 10
-	long := strings.Repeat("x", n)
+	const next = "a 20240501120001 http://a/ m s k r M S V g"
+	const nextOut = "a)/ 20240501120001 http://a/ m s k r M S V g\n"
+	for _, n := range []int{maxIndexLineBytes, maxIndexLineBytes + 1, maxIndexLineBytes + 300<<10, 24 << 20, 32<<20 + 1} {
+		over := n > maxIndexLineBytes
+		for _, tc := range []struct {
+			name, first string
+			args        []string
+			out, stderr string
+			code        int
+		}{
+			{"tsv header", indexHeader + "x", nil, "", "canon: reading input: the header line (", exitProblem},
+			{"CDX header", " CDX N b a m s k r M S V g ", nil, "", "canon: reading input: the header line (", exitProblem},
+			{"no format", "http://a/", nil, "", "canon: -rekey: cannot tell the index's format from its first line (", exitUsage},
+			{"a CDX record", "x 20240501120001 http://a/ m s k r M S V g", []string{"-index-format", "cdx"}, nextOut, "line 1: line longer than", exitFailed},
+			{"a tsv line", "http://a/\tx", []string{"-index-format", "tsv"}, "", "line 1: line longer than", exitFailed},
+		} {
+			pad := strings.Repeat("y", n-len(tc.first))
+			first := tc.first[:len(tc.first)-1] + pad + tc.first[len(tc.first)-1:] // (the last byte stays last)
+			rest := next + "\n"
+			if strings.HasPrefix(tc.name, "a tsv") {
+				rest = "http://b/\tx\n"
+				tc.out = "http://b/\tx\thttp://b/\n"
+			}
+			if !over {
+				switch tc.name {
+				case "a CDX record":
+					tc.out, tc.stderr, tc.code = "a)/"+first[1:]+"\n"+nextOut, "", exitOK
+				case "a tsv line":
+					tc.out, tc.stderr, tc.code = first+"\thttp://a/\n"+tc.out, "", exitOK
+				default:
+					continue // (a header or a URL of 20 MiB: the same as over it)
+				}
+			}
+			args := append([]string{"-rekey", "-p", "archive"}, tc.args...)
+			out, errOut, code := fromPipeAndFile(t, first+"\n"+rest, args...)
+			if code != tc.code || out != tc.out || !strings.HasPrefix(errOut, tc.stderr) || tc.stderr == "" && errOut != "" || len(errOut) > 2000 {
+				t.Errorf("%s of %d bytes: canon %q: %.200q, stderr %.300q, exit %d; want %.200q, %q..., exit %d", tc.name, n, args, out, errOut, code, tc.out, tc.stderr, tc.code)
+			}
+		}
+	}
+}
+
+// TestIndexLineLimit checks the one limit of a line -rekey and -inputs
+// read, maxIndexLineBytes without its line end: a tsv line and a CDXJ
+// record at it are read, with an LF or a CR LF after them, and one a
+// byte over it fails, between two lines that are read, from a pipe, a
+// file and -f alike (the readers kept lines up to 32 MiB from a pipe, and
+// a few hundred KiB over the limit from a file).
+func TestIndexLineLimit(t *testing.T) {
+	tsv := func(n int) string {
+		const in = "http://example.com/\t"
+		return in + strings.Repeat("k", n-len(in))
+	}
+	cdxj := func(n int) string {
+		const start, end = `k 2024 {"url":"http://example.com/","pad":"`, `"}`
+		return start + strings.Repeat("p", n-len(start)-len(end)) + end
+	}
+	const msg = "line 2: line longer than 20971537 bytes (an input of canon.MaxLength, escaped, a TAB and its key)\n"
+	if !strings.Contains(msg, strconv.Itoa(maxIndexLineBytes)) {
+		t.Fatalf("the limit is %d bytes, the test's message %q", maxIndexLineBytes, msg)
+	}
 	for _, tc := range []struct {
-		name, first string
-		args        []string
-		stderr      string
-		code        int
+		name, before, line, after string
+		eol                       string
+		ok                        bool
+		rekeyed                   string // -rekey's line for it
 	}{
-		{"tsv header", indexHeader + long, nil, "canon: reading input: the header line (", exitProblem},
-		{"CDX header", " CDX N b a " + long, nil, "canon: reading input: the header line (", exitProblem},
-		{"no format", "http://a/" + long, nil, "canon: -rekey: cannot tell the index's format from its first line (", exitUsage},
-		{"a CDX record", "x 20240501120001 http://a/" + long + " m s k r M S V g", []string{"-index-format", "cdx"}, "line 1: line longer than", exitFailed},
-		{"a tsv line", "http://a/" + long + "\tx", []string{"-index-format", "tsv"}, "line 1: line longer than", exitFailed},
+		{"tsv at the limit", "http://a/\tx", tsv(maxIndexLineBytes), "http://b/\tx", "\n", true, "\thttp://example.com/"},
+		{"tsv at the limit, CRLF", "http://a/\tx", tsv(maxIndexLineBytes), "http://b/\tx", "\r\n", true, "\thttp://example.com/"},
+		{"tsv over it", "http://a/\tx", tsv(maxIndexLineBytes + 1), "http://b/\tx", "\n", false, ""},
+		{"cdxj at the limit", `a 2024 {"url":"http://a/"}`, cdxj(maxIndexLineBytes), `b 2024 {"url":"http://b/"}`, "\n", true, ""},
+		{"cdxj over it", `a 2024 {"url":"http://a/"}`, cdxj(maxIndexLineBytes + 1), `b 2024 {"url":"http://b/"}`, "\n", false, ""},
 	} {
-		out, errOut, code := fromPipeAndFile(t, tc.first+"\n"+"a 20240501120001 http://a/ m s k r M S V g\n", append([]string{"-rekey", "-p", "archive"}, tc.args...)...)
-		if code != tc.code || !strings.HasPrefix(errOut, tc.stderr) || len(errOut) > 2000 || tc.code != exitFailed && out != "" {
-			t.Errorf("%s: %.100q, stderr %.300q, exit %d; want %q..., exit %d", tc.name, out, errOut, code, tc.stderr, tc.code)
+		in := tc.before + tc.eol + tc.line + tc.eol + tc.after + tc.eol
+		wantInputs, wantErr, wantCode := "http://a/\nhttp://b/\n", msg+"canon: 1 of 3 lines failed\n", exitFailed
+		if tc.ok {
+			wantInputs, wantErr, wantCode = "http://a/\nhttp://example.com/\nhttp://b/\n", "", exitOK
+		}
+		out, errOut, code := fromPipeAndFile(t, in, "-inputs")
+		if out != wantInputs || errOut != wantErr || code != wantCode {
+			t.Errorf("%s: canon -inputs: %.200q, stderr %q, exit %d; want %q, %q, exit %d", tc.name, out, errOut, code, wantInputs, wantErr, wantCode)
+		}
+		var want string
+		switch {
+		case strings.HasPrefix(tc.name, "tsv"):
+			want = "http://a/\tx\thttp://a/\n"
+			if tc.ok {
+				want += tc.line + tc.rekeyed + "\n"
+			}
+			want += "http://b/\tx\thttp://b/\n"
+		default:
+			eol := strings.TrimSuffix(tc.eol, "\n") + "\n"
+			want = `a)/ 2024 {"url":"http://a/"}` + eol
+			if tc.ok {
+				want += "com,example)/" + tc.line[1:] + eol
+			}
+			want += `b)/ 2024 {"url":"http://b/"}` + eol
+		}
+		out, errOut, code = fromPipeAndFile(t, in, "-rekey", "-p", "archive")
+		if out != want || errOut != wantErr || code != wantCode {
+			t.Errorf("%s: canon -rekey: %d bytes, stderr %q, exit %d; want %d bytes, %q, exit %d\n%.300s", tc.name, len(out), errOut, code, len(want), wantErr, wantCode, firstDiff(out, want))
 		}
 	}
 }

@@ -219,17 +219,23 @@ func readInput(cfg *config, in io.Reader, m *mappedInput, send func(*batch)) err
 	return readBatches(in, maxLineBytes(cfg), next, send)
 }
 
-// maxLineBytes is the longest line the readers keep: a URL of
-// canon.MaxLength and a "\r"; with -rekey, a line -format tsv writes,
-// its input escaped (two bytes for each at most: appendTSVField), a TAB,
-// its key and a "\r". A key is at most three bytes for each byte of the
-// input and 16 more (a byte written as a triplet; "http://", a "/").
+// maxLineBytes is the longest line the readers keep, with a CR before
+// its LF: a URL of canon.MaxLength, or with -rekey and -inputs a line of
+// an index, maxIndexLineBytes. The readers keep lines up to it and a few
+// hundred KiB longer (a mapped line that a batch holds whole); normalizeBatch
+// and rekeyBatch fail every line over the limit, whichever reader read it.
 func maxLineBytes(cfg *config) int {
 	if cfg.rekey || cfg.inputs {
-		return 2*canon.MaxLength + 1 + maxKeyBytes + 1
+		return maxIndexLineBytes + 1
 	}
 	return canon.MaxLength + 1
 }
+
+// maxIndexLineBytes is the longest line -rekey and -inputs read, without
+// its line end, from a file, a pipe or -f alike: a line -format tsv
+// -header writes for an input of canon.MaxLength, its input escaped (two
+// bytes for each at most: appendTSVField), a TAB and its key.
+const maxIndexLineBytes = 2*canon.MaxLength + 1 + maxKeyBytes
 
 // maxKeyBytes bounds the length of a key of an input of canon.MaxLength
 // bytes (the library's tests hold every key to it).
@@ -338,7 +344,7 @@ func (w *output) finish(readErr error) int {
 // readBatches reads r into batches of whole lines and passes each to
 // send once it holds batchBytes/4 or more (or at the end), or
 // maxBatchLines lines. A line that does not fit a batch makes the batch
-// grow, up to twice maxLine (see maxLineBytes); one that fills that is
+// grow, up to maxLine+1 bytes (see maxLineBytes); one that fills that is
 // dropped as it is read and sent as a batch of its own with long set, so
 // that memory stays bounded (normalizeBatch fails the shorter ones that
 // are too long).
@@ -354,7 +360,9 @@ func readBatches(r io.Reader, maxLine int, next func() *batch, send func(*batch)
 			if len(b.data) > maxLine {
 				skipping, b.data = true, b.data[:0]
 			} else {
-				b.data = slices.Grow(b.data, len(b.data))
+				// Twice as large, but no larger than it takes to see
+				// that a line is longer than maxLine.
+				b.data = slices.Grow(b.data, min(len(b.data), maxLine+1-len(b.data)))
 			}
 		}
 		n, err := r.Read(b.data[len(b.data):cap(b.data)])

@@ -36,6 +36,12 @@ func rekeyBatch(cfg *config, b *batch) {
 		line, data = nextLine(data)
 		crlf := len(line) < len(raw) && raw[len(line)] == '\r' // (a CDX or CDXJ record keeps its line end)
 		b.nlines++
+		if len(line) > maxIndexLineBytes {
+			// As the readers fail a longer line they do not keep: one
+			// limit, whichever reader read the line.
+			b.rekeyFail(i, errRekeyLineTooLong)
+			continue
+		}
 		if isBlank(line) && (!cfg.inputs || cfg.index.format != indexTSV || bytes.IndexByte(line, '\t') < 0) {
 			continue // no input, no key: nothing to change (-inputs: but the blank input of a tsv line)
 		}
@@ -225,11 +231,11 @@ var (
 	}
 )
 
-// errRekeyLineTooLong is the error of a -rekey line longer than
-// maxLineBytes: more than an input of canon.MaxLength, escaped, a TAB and
-// its key.
+// errRekeyLineTooLong is the error of a -rekey or -inputs line longer
+// than maxIndexLineBytes (its line end aside): more than an input of
+// canon.MaxLength, escaped, a TAB and its key.
 var errRekeyLineTooLong = lineError{
-	msg:       "line longer than " + strconv.Itoa(maxLineBytes(&config{rekey: true})) + " bytes (an input of canon.MaxLength, escaped, a TAB and its key)",
+	msg:       "line longer than " + strconv.Itoa(maxIndexLineBytes) + " bytes (an input of canon.MaxLength, escaped, a TAB and its key)",
 	kind:      "ErrTooLong",
 	component: canon.ComponentURL.String(),
 	offset:    -1,
