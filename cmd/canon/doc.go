@@ -84,8 +84,12 @@
 //		With -format tsv or expressions: write "#canon " and the key version of the
 //		profile (with -steps and -rules) as the first line, and write a
 //		TAB, CR, LF or "\" of an input as \t, \r, \n or \\, so that the
-//		input field is the input byte for byte (-inputs prints it back).
-//		Write an index that -rekey will migrate so; see Rekey.
+//		input field is the input byte for byte. Write an index that
+//		-rekey will migrate so, with -format tsv: -inputs prints its
+//		inputs back; see Rekey. With -format expressions the first line
+//		ends in " expressions": -inputs prints the input of each line,
+//		once per expression, and -rekey refuses such an index, which is
+//		made again from its inputs (see Formats).
 //	-u
 //		Print each key once, in order of first occurrence. Memory grows
 //		with the number of distinct keys.
@@ -230,8 +234,14 @@
 // An input gives as many lines as it has expressions (at most 30); a
 // blank line and a failing line give none (the failure is reported on
 // standard error as usual). The input field is written as tsv writes it
-// (with -header, the "#canon" line first and the field escaped). It
-// cannot be combined with -u, -explain, -equal or -rekey.
+// (with -header, the "#canon" line first, ending in " expressions", and
+// the field escaped). It cannot be combined with -u, -explain, -equal or
+// -rekey. Such a file is a lookup table, not an index -rekey migrates:
+// its lines are expressions, not keys, and an input without a key has
+// none. -rekey refuses one written with -header; make it again from its
+// inputs, which -inputs prints, one for each of its lines:
+//
+//	canon -inputs < expr.tsv | uniq | canon -p safebrowsing -format expressions -header > new.tsv
 //
 // jsonl: one JSON object per line. For a key,
 //
@@ -457,7 +467,9 @@
 // fields, unescaped after its "#canon" header, so that each is the input
 // byte for byte (without the header, as they are: a TAB or CR of the
 // input is a space there); a CDX record's original URL (a); a CDXJ
-// record's "url". A header gives nothing; a blank input of a tsv index
+// record's "url"; of an index of expressions (-format expressions
+// -header), the input of each line, an input as many times as it has
+// expressions. A header gives nothing; a blank input of a tsv index
 // is printed as it is, so that the inputs of an index -format tsv wrote
 // are the lines it was given (CRs before LFs aside):
 //

@@ -198,6 +198,10 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 			}
 			w.out.WriteByte('\n')
 		}
+	case cfg.rekey && bytes.HasSuffix(hdr, []byte(expressionsMark)):
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index is of lookup expressions (its header %s: -format expressions -header wrote it): its lines are the expressions of each input that had a key, not \"input TAB key\" lines, and -rekey cannot migrate them; write it again from its inputs: canon -inputs < index.tsv | uniq | canon -p safebrowsing -format expressions -header\n",
+			quoteInput(hdr))
+		return in, exitUsage
 	case cfg.rekey:
 		readKeyVersion(cfg, hdr, w)
 		fallthrough
@@ -272,7 +276,7 @@ func readKeyVersion(cfg *config, line []byte, w *output) {
 		// forgotten -p is the likelier one: said, not refused.
 		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %s, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", quoteInput([]byte(old)), now)
 	}
-	writeIndexHeader(w.out, cfg.profile)
+	writeIndexHeader(w.out, cfg.profile, "")
 }
 
 // detectIndex returns the format of an index from its first line that is

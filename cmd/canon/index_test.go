@@ -482,6 +482,28 @@ func TestInputs(t *testing.T) {
 	if out != "" || code != exitFailed || errOut != "line 2: input with a line feed: it cannot be written as a line\nline 3: not an \"input TAB key\" line (-rekey reads what -format tsv writes, without -u -c)\ncanon: 2 of 3 lines failed\n" {
 		t.Errorf("canon -inputs < %q: %q, stderr %q, exit %d", index, out, errOut, code)
 	}
+	// An index of expressions (-format expressions -header): its header
+	// says so; -inputs prints the input of each line, once per expression
+	// (an input's with a TAB and a "\\" unescaped, none for a failing
+	// one), and -rekey refuses it, which it cannot migrate.
+	exprInputs := []string{"http://a.b.c/1/2.html?p=1", "http://h.example/a\tb\\", "http://a b/", "http://[::1]/"}
+	exprIndex, _, _ := canonCmd(t, strings.Join(exprInputs, "\n")+"\n", "-p", "safebrowsing", "-format", "expressions", "-header", "-q")
+	if h := "#canon " + canon.SafeBrowsing.KeyVersion() + " expressions\n"; !strings.HasPrefix(exprIndex, h) {
+		t.Fatalf("-format expressions -header wrote %.100q, want the header %q", exprIndex, h)
+	}
+	var want strings.Builder
+	for _, u := range exprInputs {
+		xs, _ := canon.LookupExpressions(u)
+		for range xs {
+			want.WriteString(u + "\n")
+		}
+	}
+	if out, errOut, code := fromPipeAndFile(t, exprIndex, "-inputs"); out != want.String() || errOut != "" || code != 0 || strings.Count(out, "\n") < 10 {
+		t.Errorf("canon -inputs of an index of expressions: %q, stderr %q, exit %d; want %q", out, errOut, code, want.String())
+	}
+	if out, errOut, code := fromPipeAndFile(t, exprIndex, "-rekey", "-p", "safebrowsing"); out != "" || code != exitUsage || !strings.HasPrefix(errOut, "canon: -rekey: the index is of lookup expressions") {
+		t.Errorf("canon -rekey of an index of expressions: %q, stderr %q, exit %d; want a usage error", out, errOut, code)
+	}
 	// Flags that do not apply.
 	for _, args := range [][]string{{"-p", "crawler"}, {"-rekey"}, {"-format", "tsv"}, {"-u"}, {"-base", "http://a/"}, {"-header", "-format", "tsv"}, {"http://a/"}} {
 		args = append([]string{"-inputs"}, args...)

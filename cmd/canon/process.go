@@ -88,7 +88,11 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 			return code
 		}
 	} else if cfg.header {
-		writeIndexHeader(w.out, cfg.profile)
+		mark := ""
+		if cfg.format == "expressions" {
+			mark = expressionsMark
+		}
+		writeIndexHeader(w.out, cfg.profile, mark)
 	}
 	var err error
 	if cfg.workers == 1 {
@@ -111,11 +115,20 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 // command writes without -header, whose fields are not.
 const indexHeader = "#canon "
 
-func writeIndexHeader(out *bufio.Writer, p canon.Profile) {
+func writeIndexHeader(out *bufio.Writer, p canon.Profile, mark string) {
 	out.WriteString(indexHeader)
 	out.WriteString(p.KeyVersion())
+	out.WriteString(mark)
 	out.WriteByte('\n')
 }
+
+// expressionsMark ends the header of -format expressions -header, after
+// the key version: its lines are an input's lookup expressions, one a
+// line and none for an input without a key, not "input TAB key" lines.
+// -rekey refuses such an index (it cannot tell which key an input had
+// from its expressions, nor see the inputs that had none), and -inputs
+// prints the input of each of its lines. No key version has the word.
+const expressionsMark = " expressions"
 
 // keyVersionProfile returns the profile part of a KeyVersion: "crawler"
 // of "crawler/3+rules-4a7e… unicode-15.0.0", "custom" of a profile made
