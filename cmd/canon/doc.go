@@ -181,7 +181,9 @@
 // columns always hold; that field is then not byte for byte the input.
 // With -header, the first line is "#canon " and the key version, and the
 // input field escapes those bytes and "\" instead (\t, \r, \n, \\):
-// it is the input byte for byte.
+// it is the input byte for byte, but for a line longer than
+// canon.MaxLength, which is not kept: its field is \L (no escape), which
+// -rekey and -inputs report again as a failing line.
 //
 // surt: the SURT of the key instead of the key, in the form CDX indexes
 // (the Wayback Machine, pywb) key URLs by, as canon.SURT writes it and
@@ -471,7 +473,9 @@
 // -header), the input of each line, an input as many times as it has
 // expressions. A header gives nothing; a blank input of a tsv index
 // is printed as it is, so that the inputs of an index -format tsv wrote
-// are the lines it was given (CRs before LFs aside):
+// are the lines it was given (CRs before LFs aside, and a line longer
+// than canon.MaxLength, which the index does not keep: its \L is
+// reported as a failing line):
 //
 //	canon -inputs < index.tsv | canon -p crawler -u -c   # each key, counted
 //

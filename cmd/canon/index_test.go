@@ -504,6 +504,37 @@ func TestInputs(t *testing.T) {
 	if out, errOut, code := fromPipeAndFile(t, exprIndex, "-rekey", "-p", "safebrowsing"); out != "" || code != exitUsage || !strings.HasPrefix(errOut, "canon: -rekey: the index is of lookup expressions") {
 		t.Errorf("canon -rekey of an index of expressions: %q, stderr %q, exit %d; want a usage error", out, errOut, code)
 	}
+	// An input longer than canon.MaxLength, just over it (in a batch) and
+	// far over it (a batch of its own), from a pipe and a file, with one
+	// worker and three: -format tsv -header writes \L for it, which -inputs
+	// and -rekey report again (exit 1) instead of reading a blank input.
+	for _, n := range []int{canon.MaxLength + 1, canon.MaxLength + 1<<20} {
+		long := "http://a/\n" + "http://h/" + strings.Repeat("a", n-len("http://h/")) + "\nhttp://b/\n"
+		for _, j := range []string{"1", "3"} {
+			index, errOut, code := fromPipeAndFile(t, long, "-format", "tsv", "-header", "-j", j)
+			want := "#canon " + canon.RFC3986.KeyVersion() + "\nhttp://a/\thttp://a/\n\\L\t\nhttp://b/\thttp://b/\n"
+			if index != want || code != exitFailed || errOut != "line 2: line longer than 4194304 bytes\ncanon: 1 of 3 lines failed\n" {
+				t.Errorf("canon -format tsv -header -j %s on an input of %d bytes: %q, stderr %q, exit %d; want %q", j, n, index, errOut, code, want)
+			}
+		}
+	}
+	const notKept = "line 3: input longer than 4194304 bytes, not kept in the index (-format tsv -header wrote \\L in its place)\n"
+	tooLong := "#canon " + canon.RFC3986.KeyVersion() + "\nhttp://a/\thttp://a/\n\\L\t\nhttp://b/\thttp://b/\n"
+	if out, errOut, code := fromPipeAndFile(t, tooLong, "-inputs"); out != "http://a/\nhttp://b/\n" || code != exitFailed || errOut != notKept+"canon: 1 of 4 lines failed\n" {
+		t.Errorf("canon -inputs of an index with \\L: %q, stderr %q, exit %d", out, errOut, code)
+	}
+	if out, errOut, code := fromPipeAndFile(t, tooLong, "-rekey", "-q"); out != "#canon "+canon.RFC3986.KeyVersion()+"\n" || code != exitFailed {
+		t.Errorf("canon -rekey of an index with \\L: %q, stderr %q, exit %d", out, errOut, code)
+	}
+	keyed := strings.Replace(tooLong, "\\L\t", "\\L\tx", 1)
+	if out, errOut, code := fromPipeAndFile(t, keyed, "-rekey"); out != "#canon "+canon.RFC3986.KeyVersion()+"\n\\L\tx\t\n" || code != exitFailed || !strings.Contains(errOut, notKept) {
+		t.Errorf("canon -rekey of an index with \\L and a key: %q, stderr %q, exit %d", out, errOut, code)
+	}
+	// Without the header, no \L: an empty field, as the field is not the
+	// input there.
+	if out, _, _ := canonCmd(t, "http://h/"+strings.Repeat("a", canon.MaxLength)+"\n", "-format", "tsv"); out != "\t\n" {
+		t.Errorf("canon -format tsv on an input over canon.MaxLength: %q", out)
+	}
 	// Flags that do not apply.
 	for _, args := range [][]string{{"-p", "crawler"}, {"-rekey"}, {"-format", "tsv"}, {"-u"}, {"-base", "http://a/"}, {"-header", "-format", "tsv"}, {"http://a/"}} {
 		args = append([]string{"-inputs"}, args...)

@@ -523,7 +523,7 @@ func normalizeBatch(cfg *config, b *batch) {
 	}
 	if b.long {
 		b.nlines = 1
-		b.fail(cfg, 0, "", errLineTooLong)
+		b.failTooLong(cfg, 0)
 		return
 	}
 	fastText := !cfg.unique && cfg.format == "text" && cfg.base == "" && !cfg.explain && cfg.schemes == nil
@@ -537,7 +537,7 @@ func normalizeBatch(cfg *config, b *batch) {
 		if len(line) > canon.MaxLength {
 			// Fail it as the reader fails longer lines, without
 			// quoting 4 MiB of input in the error.
-			b.fail(cfg, i, "", errLineTooLong)
+			b.failTooLong(cfg, i)
 			continue
 		}
 		in := unsafe.String(unsafe.SliceData(line), len(line))
@@ -692,6 +692,27 @@ func (b *batch) fail(cfg *config, i int, in string, e lineError) {
 		b.out = renderNoKey(b.out, cfg, in)
 	}
 }
+
+// failTooLong records that line i of b is longer than canon.MaxLength:
+// a failure, whose input is not kept. In an index (-format tsv -header),
+// whose input field is the input byte for byte, the field is
+// tooLongField instead, so that -rekey and -inputs report the line again
+// rather than read an empty input, a blank line.
+func (b *batch) failTooLong(cfg *config, i int) {
+	if cfg.header && cfg.format == "tsv" && !cfg.unique && !cfg.skipInvalid {
+		b.errAt = append(b.errAt, i)
+		b.errs = append(b.errs, errLineTooLong)
+		b.out = append(b.out, tooLongField+"\t\n"...)
+		return
+	}
+	b.fail(cfg, i, "", errLineTooLong)
+}
+
+// tooLongField is the input field -format tsv -header writes for an
+// input longer than canon.MaxLength, which it does not keep: "\L", which
+// no input's escaped field is (appendTSVField writes a "\" only before
+// t, r, n or another "\").
+const tooLongField = `\L`
 
 // blank records a blank input line, in: no key, and no failure.
 func (b *batch) blank(cfg *config, in string) {

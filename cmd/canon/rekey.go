@@ -69,6 +69,15 @@ func rekeyBatch(cfg *config, b *batch) {
 				continue
 			}
 			input, keyAt, keyEnd = line[:tab], tab+1, len(line)
+			if cfg.index.escaped && string(input) == tooLongField {
+				// An input too long to keep: a failure then, reported
+				// again, and a key gone if it had one.
+				b.rekeyFail(i, errInputNotKept)
+				if !cfg.inputs && keyEnd > keyAt {
+					b.out = append(append(b.out, line...), "\t\n"...)
+				}
+				continue
+			}
 			if cfg.index.escaped && bytes.IndexByte(input, '\\') >= 0 {
 				var ok bool
 				if field, ok = unescapeTSVField(field[:0], input); !ok {
@@ -236,6 +245,16 @@ var (
 // canon.MaxLength, escaped, a TAB and its key.
 var errRekeyLineTooLong = lineError{
 	msg:       "line longer than " + strconv.Itoa(maxIndexLineBytes) + " bytes (an input of canon.MaxLength, escaped, a TAB and its key)",
+	kind:      "ErrTooLong",
+	component: canon.ComponentURL.String(),
+	offset:    -1,
+}
+
+// errInputNotKept is the error of a line of a tsv index whose input
+// field is tooLongField: -format tsv -header did not keep the input,
+// longer than canon.MaxLength, and wrote "\L" in its place.
+var errInputNotKept = lineError{
+	msg:       "input longer than " + strconv.Itoa(canon.MaxLength) + ` bytes, not kept in the index (-format tsv -header wrote \L in its place)`,
 	kind:      "ErrTooLong",
 	component: canon.ComponentURL.String(),
 	offset:    -1,
