@@ -726,3 +726,22 @@ func TestRekeyHeaderNotFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestRekeyFieldTooLong checks the message of a record whose input is
+// longer than canon.MaxLength, in each format: it names the field (a tsv
+// line's input field, a CDX record's URL, a CDXJ record's "url"), not the
+// line, which may be longer than the input by far; the key is gone.
+func TestRekeyFieldTooLong(t *testing.T) {
+	u := "http://h/" + strings.Repeat("a", canon.MaxLength-len("http://h/")+1)
+	for _, tc := range []struct{ name, in, out, msg string }{
+		{"tsv", u + "\tx", u + "\tx\t", "input field"},
+		{"cdx", "k 20240501120001 " + u + " m s k r M S V g", "- 20240501120001 " + u + " m s k r M S V g", `URL (the "a" field)`},
+		{"cdxj", `k 2024 {"url":"` + u + `"}`, `- 2024 {"url":"` + u + `"}`, `URL (the JSON's "url")`},
+	} {
+		out, errOut, code := fromPipeAndFile(t, tc.in+"\n", "-rekey", "-p", "archive")
+		want := "line 1: " + tc.msg + " longer than 4194304 bytes\ncanon: 1 of 1 lines failed\n"
+		if out != tc.out+"\n" || errOut != want || code != exitFailed {
+			t.Errorf("%s: canon -rekey on a record whose input is %d bytes: %.100q, stderr %q, exit %d; want %.100q, %q, exit 1", tc.name, len(u), out, errOut, code, tc.out, want)
+		}
+	}
+}

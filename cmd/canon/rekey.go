@@ -142,9 +142,11 @@ func rekeyBatch(cfg *config, b *batch) {
 		var fail *lineError
 		switch {
 		case len(in) > canon.MaxLength:
-			// Failed as the other modes fail it, without quoting
-			// 4 MiB of input in the error.
-			fail = &errLineTooLong
+			// Failed as the other modes fail a line that long, without
+			// quoting 4 MiB of input in the error, which names the
+			// field.
+			e := errFieldTooLong[cfg.index.format]
+			fail = &e
 		case isBlank(input):
 			// A blank input has no key, as in the other modes. One that
 			// had a key (in an index -format tsv did not write, or one
@@ -248,6 +250,22 @@ var errRekeyLineTooLong = lineError{
 	kind:      "ErrTooLong",
 	component: canon.ComponentURL.String(),
 	offset:    -1,
+}
+
+// errFieldTooLong is the error of an index record whose input (a tsv
+// line's input field, a CDX record's URL, a CDXJ record's "url") is
+// longer than canon.MaxLength, by the index's format: the error of a
+// line that long in the other modes, named for the field.
+var errFieldTooLong = map[string]lineError{
+	indexTSV:  tooLongError("input field"),
+	indexCDX:  tooLongError(`URL (the "a" field)`),
+	indexCDXJ: tooLongError(`URL (the JSON's "url")`),
+}
+
+func tooLongError(field string) lineError {
+	e := errLineTooLong
+	e.msg = field + " longer than " + strconv.Itoa(canon.MaxLength) + " bytes"
+	return e
 }
 
 // errInputNotKept is the error of a line of a tsv index whose input
