@@ -385,8 +385,10 @@
 // massaged URL), the input the a field (the original URL), wherever the
 // header puts them. CDXJ: records "key timestamp {json}", the input the
 // JSON's "url" string. The keys of both are SURTs, as -format surt
-// writes them (-p archive makes the Internet Archive's); -format tsv
-// does not apply. A record whose key changed is written as it is, with
+// writes them (-p archive makes the Internet Archive's; without -p,
+// standard error says that the index is rekeyed under rfc3986, as a
+// forgotten -p is likelier than such keys); -format tsv does not apply.
+// A record whose key changed is written as it is, with
 // the new key in place of the old, and its line end (a CR before the LF
 // stays), after the index's CDX header when it has one: records in the
 // index's own format, which take the place of

@@ -162,6 +162,13 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 	cfg.index = indexLayout{format: format}
 	if format == indexCDX || format == indexCDXJ {
 		cfg.rekeySURT = true // CDX keys are SURTs
+		if cfg.rekey && !cfg.profileSet {
+			// As a tsv index's header says when it is another
+			// profile's: a CDX index has no key version to compare,
+			// and its keys are seldom rfc3986's.
+			fmt.Fprintf(w.stderr, "canon: -rekey: a %s index rekeyed without -p, under %q: an archive's keys are -p archive's; a forgotten -p lists every key the profiles make differently as changed\n",
+				strings.ToUpper(format), cfg.profile.KeyVersion())
+		}
 	}
 	header := format == indexTSV && tsvHeader || format == indexCDX && cdxHeader
 	if !header {

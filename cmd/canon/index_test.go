@@ -745,3 +745,33 @@ func TestRekeyFieldTooLong(t *testing.T) {
 		}
 	}
 }
+
+// TestRekeyCDXWithoutProfile checks that -rekey of a CDX or CDXJ index
+// without -p says on standard error that it keys under the default
+// profile, as a tsv index's header says a forgotten -p, and rekeys all
+// the same; with -p, or for a tsv index, it says nothing.
+func TestRekeyCDXWithoutProfile(t *testing.T) {
+	const cdx = " CDX N b a m s k r M S V g\nx 20240501120001 http://a/ text/html 200 D - - 1 2 w.gz\n"
+	const cdx9 = "x 20240501120001 http://a/ text/html 200 D - 2 w.gz\n"
+	const cdxj = `x 2024 {"url":"http://a/"}` + "\n"
+	warn := "canon: -rekey: a %s index rekeyed without -p, under \"" + canon.RFC3986.KeyVersion() + "\": an archive's keys are -p archive's; a forgotten -p lists every key the profiles make differently as changed\n"
+	for _, tc := range []struct {
+		name, in string
+		args     []string
+		stderr   string
+	}{
+		{"CDX", cdx, nil, fmt.Sprintf(warn, "CDX")},
+		{"CDX without a header", cdx9, nil, fmt.Sprintf(warn, "CDX")},
+		{"CDXJ", cdxj, nil, fmt.Sprintf(warn, "CDXJ")},
+		{"CDX, -steps", cdx, []string{"-steps", "+RemoveFragment"}, "canon: -rekey: a CDX index rekeyed without -p, under \"custom-"},
+		{"CDX, -p rfc3986", cdx, []string{"-p", "rfc3986"}, ""},
+		{"CDXJ, -p archive", cdxj, []string{"-p", "archive"}, ""},
+		{"tsv", "http://a/\tx\n", nil, ""},
+	} {
+		args := append([]string{"-rekey"}, tc.args...)
+		out, errOut, code := fromPipeAndFile(t, tc.in, args...)
+		if !strings.HasPrefix(errOut, tc.stderr) || tc.stderr == "" && errOut != "" || code != exitOK || !strings.Contains(out, "a)/ ") && !strings.Contains(out, "\thttp://a/") {
+			t.Errorf("%s: canon %q: %q, stderr %q, exit %d; want stderr %q", tc.name, args, out, errOut, code, tc.stderr)
+		}
+	}
+}
