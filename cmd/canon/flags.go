@@ -484,9 +484,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 		case cfg.skipInvalid:
 			return nil, exitUsage, errors.New("-rekey cannot be used with -skip-invalid: it writes only the lines whose key changed")
 		case cfg.format != "text" && cfg.format != "tsv" && cfg.format != "surt":
-			return nil, exitUsage, fmt.Errorf("-rekey cannot be used with -format %s: it reads and writes tsv (with -format surt, input TAB SURT)", cfg.format)
+			return nil, exitUsage, fmt.Errorf("-rekey cannot be used with -format %s: it writes in the index's own format (tsv: input TAB oldkey TAB newkey, the keys SURTs with -format surt; CDX and CDXJ: the records with their new key)", cfg.format)
 		case len(cfg.urls) > 0:
-			return nil, exitUsage, errors.New("-rekey reads \"input TAB key\" lines from standard input or -f, not URL arguments")
+			return nil, exitUsage, errors.New("-rekey reads an index (-format tsv's \"input TAB key\" lines, CDX or CDXJ) from standard input or -f, not URL arguments")
 		}
 		cfg.rekeySURT = cfg.format == "surt"
 		cfg.format = "tsv"
