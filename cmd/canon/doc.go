@@ -380,8 +380,10 @@
 //
 // CDX, an archive's index of captures: records of fields separated by
 // spaces, after a header line that names each field by a letter
-// (" CDX N b a m s k r M S V g") or without one (9 or 11 fields, the key
-// first and the original URL third). The key is the N field (the
+// (" CDX N b a m s k r M S V g") or without one (7, 9 or 11 fields, the
+// key first and the original URL third; 7 is what the Wayback CDX server
+// writes by default: urlkey timestamp original mimetype statuscode
+// digest length). The key is the N field (the
 // massaged URL), the input the a field (the original URL), wherever the
 // header puts them. CDXJ: records "key timestamp {json}", the input the
 // JSON's "url" string. The keys of both are SURTs, as -format surt
@@ -413,7 +415,7 @@
 // alike, unless -index-format names it. A line with a TAB is a tsv line
 // (every line -format tsv writes has one; no CDX or CDXJ line has one),
 // even one whose input starts with "#canon " or " CDX"; "key digits
-// {...}" is a CDXJ record, and 9 or 11 fields whose second is 14 digits
+// {...}" is a CDXJ record, and 7, 9 or 11 fields whose second is 14 digits
 // (a timestamp) a CDX record, even one whose key is "#canon" or "CDX".
 // Then a line that starts with "#canon " is the header of a tsv index,
 // and one whose first field is "CDX" the header of a CDX index. Any

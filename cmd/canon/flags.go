@@ -248,8 +248,8 @@ first line that is not blank (or named by -index-format tsv|cdx|cdxj):
          tsv -header: its first line names the key version, and its
          input fields are escaped, so -rekey reads each input byte for
          byte (a file without the header is read as it is written).
-  cdx    a CDX index, after its " CDX N b a ..." header or not (9 or 11
-         fields, key first, URL third): the key is N, the input a
+  cdx    a CDX index, after its " CDX N b a ..." header or not (7, 9 or
+         11 fields, key first, URL third): the key is N, the input a
   cdxj   "key timestamp {json}" records, the input the JSON's "url"
          CDX and CDXJ keys are SURTs (-p archive: the Internet Archive's);
          a record whose key changed is written with its new key, in the
@@ -258,7 +258,7 @@ first line that is not blank (or named by -index-format tsv|cdx|cdxj):
          without a URL is reported (exit 1) and not written.
 A first line with a TAB is a tsv line (even "#canon ..." or " CDX ...",
 but a "#canon" header followed by TABs only, empty fields); "key digits
-{...}" a CDXJ record; 9 or 11 fields, the second 14 digits, a CDX
+{...}" a CDXJ record; 7, 9 or 11 fields, the second 14 digits, a CDX
 record; then "#canon " starts a tsv header, "CDX" a CDX header; any
 other first line is a usage error. A line that is no record of the
 index is reported and skipped (exit 1), and so is a header that is not

@@ -27,7 +27,7 @@ type indexLayout struct {
 	format  string // indexTSV, indexCDX or indexCDXJ
 	escaped bool   // tsv: after the "#canon" header, the input fields are escaped
 	header  string // tsv: that header, without the TABs after it; cdx: the " CDX" header
-	fields  int    // cdx: the number of fields its header names; 0: no header (9 or 11 fields, N first, a third)
+	fields  int    // cdx: the number of fields its header names; 0: no header (7, 9 or 11 fields, N first, a third)
 	keyAt   int    // cdx: the field of the key (N)
 	urlAt   int    // cdx: the field of the original URL (a)
 }
@@ -52,7 +52,7 @@ const noKey = "-"
 //     spaces; JSON encoders write a TAB as \t, and no TAB between
 //     tokens). So an index line whose input starts with "#canon " or
 //     " CDX" is an index line;
-//   - "key digits {...}" is a CDXJ record, and 9 or 11 space-separated
+//   - "key digits {...}" is a CDXJ record, and 7, 9 or 11 space-separated
 //     fields whose second is 14 digits (a timestamp) a CDX record without
 //     a header: a record whose key is "#canon" or "CDX" is a record;
 //   - then "#canon " starts the header of a tsv index (its KeyVersion),
@@ -332,11 +332,10 @@ func isCDXJRecord(line []byte) bool {
 }
 
 // isCDXRecord reports whether line has the shape of a record of a CDX
-// index without a header: 9 or 11 fields separated by single spaces, the
-// second a timestamp of 14 digits.
+// index without a header: 7, 9 or 11 fields separated by single spaces,
+// the second a timestamp of 14 digits.
 func isCDXRecord(line []byte) bool {
-	n := bytes.Count(line, []byte(" ")) + 1
-	if n != 9 && n != 11 {
+	if !headerlessCDXFields(bytes.Count(line, []byte(" ")) + 1) {
 		return false
 	}
 	f := line[bytes.IndexByte(line, ' ')+1:]
@@ -351,6 +350,14 @@ func isCDXRecord(line []byte) bool {
 	}
 	return true
 }
+
+// headerlessCDXFields reports whether a record of n fields is one of a
+// CDX index without a header, the key first and the URL third: 11
+// (" CDX N b a m s k r M S V g", the Wayback Machine's and pywb's), 9
+// (" CDX N b a m s k V g", the older one) or 7 (urlkey timestamp original
+// mimetype statuscode digest length: what the Wayback CDX server writes
+// by default).
+func headerlessCDXFields(n int) bool { return n == 7 || n == 9 || n == 11 }
 
 // readCDXHeader reads the field letters of a CDX header (one letter a
 // field, after "CDX"): where the key (N, the massaged URL: the SURT) and
@@ -414,8 +421,8 @@ func (l *indexLayout) cdxRecord(line []byte) (keyAt, keyEnd, urlAt, urlEnd int, 
 	switch {
 	case l.fields > 0 && n != l.fields:
 		return 0, 0, 0, 0, fmt.Sprintf("not a record of the CDX index: %d fields, its header names %d", n, l.fields)
-	case l.fields == 0 && n != 9 && n != 11:
-		return 0, 0, 0, 0, fmt.Sprintf("not a CDX record: %d fields (a CDX index without a header has 9 or 11, the key first and the URL third)", n)
+	case l.fields == 0 && !headerlessCDXFields(n):
+		return 0, 0, 0, 0, fmt.Sprintf("not a CDX record: %d fields (a CDX index without a header has 7, 9 or 11, the key first and the URL third)", n)
 	case keyEnd == keyAt:
 		return 0, 0, 0, 0, "not a CDX record: its key field is empty"
 	}

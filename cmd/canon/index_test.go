@@ -142,6 +142,9 @@ func TestRekeyCDXRecords(t *testing.T) {
 	rec9 := func(key, url string) string {
 		return key + " 20240501120001 " + url + " text/html 200 KZQ3PJDBUFLKWC6GBUE7ZZNEBR3EM55J - 333 x.warc.gz"
 	}
+	rec7 := func(key, url string) string { // the Wayback CDX server's default fields
+		return key + " 20240501120001 " + url + " text/html 200 KZQ3PJDBUFLKWC6GBUE7ZZNEBR3EM55J 1043"
+	}
 	jrec := func(key, js string) string { return key + " 20240501120001 " + js }
 	for _, tc := range []struct {
 		name   string
@@ -178,8 +181,14 @@ func TestRekeyCDXRecords(t *testing.T) {
 		{"no header, 11 fields", nil, rec("x", "http://a/") + "\n" + rec("a)/", "http://a/") + "\n", rec("a)/", "http://a/") + "\n", nil, 0},
 		{"no header, 9 fields", nil, rec9("x", "http://a/") + "\n" + rec9("a)/", "http://a/") + "\n" + rec("x", "http://a/") + "\n",
 			rec9("a)/", "http://a/") + "\n" + rec("a)/", "http://a/") + "\n", nil, 0},
+		{"no header, 7 fields", nil, rec7("x", "http://a/") + "\n" + rec7("a)/", "http://a/") + "\n" + rec9("x", "http://a/") + "\n",
+			rec7("a)/", "http://a/") + "\n" + rec9("a)/", "http://a/") + "\n", nil, 0},
+		{"no header, 7 fields, -index-format cdx", []string{"-index-format", "cdx"}, rec7("x", "http://www.a/B") + "\n",
+			rec7("a)/b", "http://www.a/B") + "\n", nil, 0},
+		{"no header, a record of 8 fields", nil, rec7("x", "http://a/") + "\n" + rec7("x", "http://a/") + " 1\n", rec7("a)/", "http://a/") + "\n",
+			[]string{"line 2: not a CDX record: 8 fields (a CDX index without a header has 7, 9 or 11, the key first and the URL third)"}, exitFailed},
 		{"no header, a record of 10 fields", nil, rec9("x", "http://a/") + "\n" + rec9("x", "http://a/") + " 1\n", rec9("a)/", "http://a/") + "\n",
-			[]string{"line 2: not a CDX record: 10 fields (a CDX index without a header has 9 or 11, the key first and the URL third)"}, exitFailed},
+			[]string{"line 2: not a CDX record: 10 fields (a CDX index without a header has 7, 9 or 11, the key first and the URL third)"}, exitFailed},
 		{"header elsewhere", nil, " CDX a b N\nhttp://www.a.com/B 20240501120001 x\nhttp://a.com/b 1 a,)/b\n",
 			" CDX a b N\nhttp://www.a.com/B 20240501120001 com,a)/b\nhttp://a.com/b 1 com,a)/b\n", nil, 0},
 		{"other profile", []string{"-p", "crawler"}, hdr + rec("com,example)/a", "http://www.example.com/a") + "\n",
@@ -248,6 +257,7 @@ func TestRekeyFirstLine(t *testing.T) {
 		// Records whose key looks like a header.
 		{"CDX record #canon", nil, cdxRec("#canon") + "\n", cdxRec("a)/") + "\n", "", 0},
 		{"CDX record CDX", nil, cdxRec("CDX") + "\n", cdxRec("a)/") + "\n", "", 0},
+		{"CDX record of 7 fields", nil, "#canon 20240501120001 http://a/ text/html 200 D 1\n", "a)/ 20240501120001 http://a/ text/html 200 D 1\n", "", 0},
 		{"CDXJ record #canon", nil, `#canon 2024 {"url":"http://a/"}` + "\n", `a)/ 2024 {"url":"http://a/"}` + "\n", "", 0},
 		{"CDXJ record CDX", nil, `CDX 2024 {"url":"http://a/"}` + "\n", `a)/ 2024 {"url":"http://a/"}` + "\n", "", 0},
 		// Headers.
@@ -469,6 +479,10 @@ func TestInputs(t *testing.T) {
 		if out, errOut, code := fromPipeAndFile(t, string(b), "-inputs"); out != urls.String() || errOut != "" || code != 0 {
 			t.Errorf("canon -inputs < %s: stderr %q, exit %d\n%s", name, errOut, code, firstDiff(out, urls.String()))
 		}
+	}
+	// The Wayback CDX server's 7 fields.
+	if out, errOut, code := fromPipeAndFile(t, "a 20240501120001 http://a/x text/html 200 D 10\nb 20240501120001 http://b/ text/html 200 D 10\n", "-inputs"); out != "http://a/x\nhttp://b/\n" || errOut != "" || code != 0 {
+		t.Errorf("canon -inputs of a CDX index of 7 fields: %q, stderr %q, exit %d", out, errOut, code)
 	}
 	cdxj := `a 2024 {"url":"http:\/\/a\/\u00e9\r"}` + "\n" + `b 2024 {"url":"http://b/\nc"}` + "\n" + `c 2024 {"x":1}` + "\n" + `d 2024 {"url":"http://d/"}` + "\n"
 	out, errOut, code = fromPipeAndFile(t, cdxj, "-inputs")
