@@ -314,13 +314,12 @@ const LowercasePath Step = 31
 // Archive's rules, with the shapes params.go gives), and any parameter
 // named in the profile's Rules SessionParams. "?sid=3" stays. With
 // ReadAsSURT the built-in rules are the surt library's patterns
-// instead (see ReadAsSURT). As a
-// servlet container does, it strips a path parameter before the path's
-// dot segments are resolved, by the profile's rule ("/a/..;jsessionid=
-// <id>/b" is "/b"); with CollapseSlashes in the profile, the "//" a cut
-// leaves is collapsed; a path without an authority that a cut makes
-// start with "//" is written "/.//". Merges URLs that differ in a
-// session id.
+// instead (see ReadAsSURT). As a servlet container does, it strips a
+// path parameter before the path's dot segments are resolved, by the
+// profile's rule ("/a/..;jsessionid=<id>/b" is "/b"); with
+// CollapseSlashes in the profile, the "//" a cut leaves is collapsed; a
+// path without an authority that a cut makes start with "//" is written
+// "/.//". Merges URLs that differ in a session id.
 //
 //	http://h/a;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA -> http://h/a
 const RemoveSessionIDs Step = 32

@@ -84,8 +84,12 @@
 //		With -format tsv or expressions: write "#canon " and the key version of the
 //		profile (with -steps and -rules) as the first line, and write a
 //		TAB, CR, LF or "\" of an input as \t, \r, \n or \\, so that the
-//		input field is the input byte for byte (-inputs prints it back).
-//		Write an index that -rekey will migrate so; see Rekey.
+//		input field is the input byte for byte. Write an index that
+//		-rekey will migrate so, with -format tsv: -inputs prints its
+//		inputs back; see Rekey. With -format expressions the first line
+//		ends in " expressions": -inputs prints the input of each line,
+//		once per expression, and -rekey refuses such an index, which is
+//		made again from its inputs (see Formats).
 //	-u
 //		Print each key once, in order of first occurrence. Memory grows
 //		with the number of distinct keys.
@@ -178,7 +182,9 @@
 // columns always hold; that field is then not byte for byte the input.
 // With -header, the first line is "#canon " and the key version, and the
 // input field escapes those bytes and "\" instead (\t, \r, \n, \\):
-// it is the input byte for byte.
+// it is the input byte for byte, but for a line longer than
+// canon.MaxLength, which is not kept: its field is \L (no escape), which
+// -rekey and -inputs report again as a failing line.
 //
 // surt: the SURT of the key instead of the key, in the form CDX indexes
 // (the Wayback Machine, pywb) key URLs by, as canon.SURT writes it and
@@ -231,8 +237,14 @@
 // An input gives as many lines as it has expressions (at most 30); a
 // blank line and a failing line give none (the failure is reported on
 // standard error as usual). The input field is written as tsv writes it
-// (with -header, the "#canon" line first and the field escaped). It
-// cannot be combined with -u, -explain, -equal or -rekey.
+// (with -header, the "#canon" line first, ending in " expressions", and
+// the field escaped). It cannot be combined with -u, -explain, -equal or
+// -rekey. Such a file is a lookup table, not an index -rekey migrates:
+// its lines are expressions, not keys, and an input without a key has
+// none. -rekey refuses one written with -header; make it again from its
+// inputs, which -inputs prints, one for each of its lines:
+//
+//	canon -inputs < expr.tsv | uniq | canon -p safebrowsing -format expressions -header > new.tsv
 //
 // jsonl: one JSON object per line. For a key,
 //
@@ -378,13 +390,17 @@
 //
 // CDX, an archive's index of captures: records of fields separated by
 // spaces, after a header line that names each field by a letter
-// (" CDX N b a m s k r M S V g") or without one (9 or 11 fields, the key
-// first and the original URL third). The key is the N field (the
+// (" CDX N b a m s k r M S V g") or without one (7, 9 or 11 fields, the
+// key first and the original URL third; 7 is what the Wayback CDX server
+// writes by default: urlkey timestamp original mimetype statuscode
+// digest length). The key is the N field (the
 // massaged URL), the input the a field (the original URL), wherever the
 // header puts them. CDXJ: records "key timestamp {json}", the input the
 // JSON's "url" string. The keys of both are SURTs, as -format surt
-// writes them (-p archive makes the Internet Archive's); -format tsv
-// does not apply. A record whose key changed is written as it is, with
+// writes them (-p archive makes the Internet Archive's; without -p,
+// standard error says that the index is rekeyed under rfc3986, as a
+// forgotten -p is likelier than such keys); -format tsv does not apply.
+// A record whose key changed is written as it is, with
 // the new key in place of the old, and its line end (a CR before the LF
 // stays), after the index's CDX header when it has one: records in the
 // index's own format, which take the place of
@@ -409,17 +425,37 @@
 // alike, unless -index-format names it. A line with a TAB is a tsv line
 // (every line -format tsv writes has one; no CDX or CDXJ line has one),
 // even one whose input starts with "#canon " or " CDX"; "key digits
-// {...}" is a CDXJ record, and 9 or 11 fields whose second is 14 digits
+// {...}" is a CDXJ record, and 7, 9 or 11 fields whose second is 14 digits
 // (a timestamp) a CDX record, even one whose key is "#canon" or "CDX".
 // Then a line that starts with "#canon " is the header of a tsv index,
 // and one whose first field is "CDX" the header of a CDX index. Any
 // other first line is a usage error (exit status 2). (JSON encoders
 // write no TAB in a CDXJ record; one whose JSON has one is read as a tsv
-// line unless -index-format cdxj says otherwise.) A line may be as
-// long as an input of canon.MaxLength escaped, a TAB and its key; so may
-// the header line, from a file or a pipe, and a longer one is a reading
-// error (exit status 2), as is a first line that long when it is to say
-// the format.
+// line unless -index-format cdxj says otherwise.) One "#canon" line with
+// a TAB is the header all the same: "#canon " and a key version (with
+// " unicode-" in it, as every key version has) followed by TABs only,
+// empty fields, as an awk that assigns a field writes the header back
+// (awk -F'\t' -v OFS='\t' '{$2=$2} 1'); with other fields after the TAB,
+// such a first line is a usage error, as what it is cannot be told.
+//
+// The header stays first: it says how the lines after it are read. A
+// "#canon" header on a later line is reported and counted as a failing
+// line, as is a " CDX" header after the first line, but for the index's
+// own header again, as cat joins two indexes of one key version, which
+// is skipped. LC_ALL=C sort of a whole tsv index moves its header below
+// the lines that start with a byte before "#" (a space, "!", a quote, a
+// blank input's TAB): sort the lines after it,
+//
+//	(head -n 1 index.tsv; tail -n +2 index.tsv | LC_ALL=C sort)
+//
+// (A CDX header's leading space sorts it first.)
+//
+// A line of an index may be 20971537 bytes long, its line end aside: an
+// input of canon.MaxLength escaped (two bytes for one), a TAB and its key
+// (at most three bytes for one, and 16); one limit, from a file, a pipe
+// or -f alike. A longer record is a failing line ("line N: line longer
+// than 20971537 bytes"), a longer header a reading error (exit status 2),
+// as is a first line that long when it is to say the format.
 //
 // In a tsv index, an empty oldkey is an input that had no key then (it
 // failed, or was blank) and has one now. An empty newkey is an input that
@@ -447,9 +483,13 @@
 // fields, unescaped after its "#canon" header, so that each is the input
 // byte for byte (without the header, as they are: a TAB or CR of the
 // input is a space there); a CDX record's original URL (a); a CDXJ
-// record's "url". A header gives nothing; a blank input of a tsv index
+// record's "url"; of an index of expressions (-format expressions
+// -header), the input of each line, an input as many times as it has
+// expressions. A header gives nothing; a blank input of a tsv index
 // is printed as it is, so that the inputs of an index -format tsv wrote
-// are the lines it was given (CRs before LFs aside):
+// are the lines it was given (CRs before LFs aside, and a line longer
+// than canon.MaxLength, which the index does not keep: its \L is
+// reported as a failing line):
 //
 //	canon -inputs < index.tsv | canon -p crawler -u -c   # each key, counted
 //
@@ -480,7 +520,11 @@
 // `line 5: port: invalid character (at "x/")`, and, unless -skip-invalid
 // (or -explain, whose text output has no block for it), an output line
 // with an empty key. A password in the input is written
-// as xxxxx in error text. When any line failed, "canon: F of N lines
+// as xxxxx in error text, and so in every message that quotes a line
+// itself (the first line of an index -rekey cannot read, a header): there
+// what lies between the first ":" or "%" and the last "@" or "%" of a
+// line that could hold an "@" is xxxxx, which masks more than a password
+// when the line holds more. When any line failed, "canon: F of N lines
 // failed" ends standard error.
 //
 // The exit status is 0 when every line was normalized or blank (-equal:

@@ -50,7 +50,7 @@ func TestFormatExpressions(t *testing.T) {
 			}
 			if header {
 				args = append(args, "-header")
-				exp.WriteString("#canon " + canon.SafeBrowsing.KeyVersion() + "\n")
+				exp.WriteString("#canon " + canon.SafeBrowsing.KeyVersion() + " expressions\n")
 			}
 			for _, u := range inputs {
 				xs, err := canon.LookupExpressions(u)

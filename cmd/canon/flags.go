@@ -248,19 +248,21 @@ first line that is not blank (or named by -index-format tsv|cdx|cdxj):
          tsv -header: its first line names the key version, and its
          input fields are escaped, so -rekey reads each input byte for
          byte (a file without the header is read as it is written).
-  cdx    a CDX index, after its " CDX N b a ..." header or not (9 or 11
-         fields, key first, URL third): the key is N, the input a
+  cdx    a CDX index, after its " CDX N b a ..." header or not (7, 9 or
+         11 fields, key first, URL third): the key is N, the input a
   cdxj   "key timestamp {json}" records, the input the JSON's "url"
          CDX and CDXJ keys are SURTs (-p archive: the Internet Archive's);
          a record whose key changed is written with its new key, in the
          index's format (its header first): put them in place of the old
          records and sort the index again (LC_ALL=C sort). A record
          without a URL is reported (exit 1) and not written.
-A first line with a TAB is a tsv line (even "#canon ..." or " CDX ...");
-"key digits {...}" a CDXJ record; 9 or 11 fields, the second 14 digits,
-a CDX record; then "#canon " starts a tsv header, "CDX" a CDX header;
-any other first line is a usage error. A line that is no record of the
-index is reported and skipped (exit 1).
+A first line with a TAB is a tsv line (even "#canon ..." or " CDX ...",
+but a "#canon" header followed by TABs only, empty fields); "key digits
+{...}" a CDXJ record; 7, 9 or 11 fields, the second 14 digits, a CDX
+record; then "#canon " starts a tsv header, "CDX" a CDX header; any
+other first line is a usage error. A line that is no record of the
+index is reported and skipped (exit 1), and so is a header that is not
+the first line (sort the lines after it), but the first header again.
 
 Inputs (-inputs): reads an index as -rekey does and prints the input of
 each record, a line each: the input field (unescaped after a "#canon"
@@ -299,7 +301,7 @@ func newFlagSet(cfg *config, profile, steps *string) *flag.FlagSet {
 	fs.BoolVar(&cfg.equal, "equal", false, "with two URL arguments: exit 0 if they have the same key, 1 if not")
 	fs.BoolVar(&cfg.explain, "explain", false, "for each URL, print it and each step that changes it, as \"  Step: before -> after\" lines,\nthen an empty line (-format jsonl: a \"changes\" array in each record; see above)")
 	fs.IntVar(&cfg.hashBytes, "hash", 0, "with -format expressions: add a column with the first `N` bytes (4 to 32) of each expression's\nSHA-256 in hex: 4 is the hash prefix the Safe Browsing v4 and v5 APIs look up, 32 the full hash")
-	fs.BoolVar(&cfg.header, "header", false, "with -format tsv or expressions: write \"#canon KEYVERSION\" as the first line (the key version the keys are\nmade under, which -rekey reads) and write a TAB, CR, LF or \"\\\" of an input as \\t \\r \\n \\\\ (see Rekey)")
+	fs.BoolVar(&cfg.header, "header", false, "with -format tsv or expressions: write \"#canon KEYVERSION\" as the first line (the key version the keys are\nmade under, which -rekey reads; with -format expressions, followed by \" expressions\": -rekey refuses such a file)\nand write a TAB, CR, LF or \"\\\" of an input as \\t \\r \\n \\\\ (see Rekey)")
 	fs.BoolVar(&cfg.rekey, "rekey", false, "read an index of keys (an earlier -format tsv's \"input TAB key\" lines, a CDX or CDXJ index) and write\n\"input TAB oldkey TAB newkey\" for each tsv line whose key the profile now makes differently,\nor each such CDX or CDXJ record with its new key (see above)")
 	fs.BoolVar(&cfg.inputs, "inputs", false, "read an index as -rekey reads it (-format tsv's, CDX or CDXJ) and print the input of each record, a line each:\nthe input field (unescaped after a \"#canon\" header), a CDX record's URL (a), a CDXJ record's \"url\" (see above)")
 	fs.StringVar(&cfg.indexFormat, "index-format", "", "with -rekey or -inputs: the index's `format`, "+indexFormats+" (default: told by its first line; see Rekey)")
@@ -482,9 +484,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, error) {
 		case cfg.skipInvalid:
 			return nil, exitUsage, errors.New("-rekey cannot be used with -skip-invalid: it writes only the lines whose key changed")
 		case cfg.format != "text" && cfg.format != "tsv" && cfg.format != "surt":
-			return nil, exitUsage, fmt.Errorf("-rekey cannot be used with -format %s: it reads and writes tsv (with -format surt, input TAB SURT)", cfg.format)
+			return nil, exitUsage, fmt.Errorf("-rekey cannot be used with -format %s: it writes in the index's own format (tsv: input TAB oldkey TAB newkey, the keys SURTs with -format surt; CDX and CDXJ: the records with their new key)", cfg.format)
 		case len(cfg.urls) > 0:
-			return nil, exitUsage, errors.New("-rekey reads \"input TAB key\" lines from standard input or -f, not URL arguments")
+			return nil, exitUsage, errors.New("-rekey reads an index (-format tsv's \"input TAB key\" lines, CDX or CDXJ) from standard input or -f, not URL arguments")
 		}
 		cfg.rekeySURT = cfg.format == "surt"
 		cfg.format = "tsv"

@@ -26,7 +26,8 @@ const indexFormats = "tsv, cdx or cdxj"
 type indexLayout struct {
 	format  string // indexTSV, indexCDX or indexCDXJ
 	escaped bool   // tsv: after the "#canon" header, the input fields are escaped
-	fields  int    // cdx: the number of fields its header names; 0: no header (9 or 11 fields, N first, a third)
+	header  string // tsv: that header, without the TABs after it; cdx: the " CDX" header
+	fields  int    // cdx: the number of fields its header names; 0: no header (7, 9 or 11 fields, N first, a third)
 	keyAt   int    // cdx: the field of the key (N)
 	urlAt   int    // cdx: the field of the original URL (a)
 }
@@ -44,14 +45,14 @@ const noKey = "-"
 // the input to read the records from.
 //
 // One design for every first line, from a file or a pipe alike (both
-// read the line whole, up to the length of any line, maxLineBytes):
+// read the line whole, up to the length of any line, maxIndexLineBytes):
 //
 //   - a line with a TAB is a tsv line: every line -format tsv writes has
 //     one, and no CDX or CDXJ line has one (their fields are separated by
 //     spaces; JSON encoders write a TAB as \t, and no TAB between
 //     tokens). So an index line whose input starts with "#canon " or
 //     " CDX" is an index line;
-//   - "key digits {...}" is a CDXJ record, and 9 or 11 space-separated
+//   - "key digits {...}" is a CDXJ record, and 7, 9 or 11 space-separated
 //     fields whose second is 14 digits (a timestamp) a CDX record without
 //     a header: a record whose key is "#canon" or "CDX" is a record;
 //   - then "#canon " starts the header of a tsv index (its KeyVersion),
@@ -63,11 +64,10 @@ const noKey = "-"
 // skipped. A first line longer than any line is a reading error when it
 // starts as a header would, or when the format is to be told from it.
 func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
-	maxLine := maxLineBytes(cfg)
 	var (
 		line  []byte // the first line that is not blank, without its end
 		whole []byte // with its end: the bytes read from a pipe, to be read again
-		long  bool   // it is longer than maxLine (line holds its start)
+		long  bool   // it is longer than maxIndexLineBytes (line holds its start)
 		crlf  bool   // it ends in CR LF
 		found bool
 		br    *bufio.Reader
@@ -76,8 +76,8 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 	if m := w.mapped; m != nil {
 		for at := m.start; at < len(m.data); {
 			l, _ := nextLine(m.data[at:])
-			if len(l) > maxLine {
-				line, long, found = l[:maxLine+1], true, true
+			if len(l) > maxIndexLineBytes {
+				line, long, found = l[:maxIndexLineBytes+1], true, true
 				break
 			}
 			if !isBlank(l) || bytes.IndexByte(l, '\t') >= 0 {
@@ -98,7 +98,7 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		in = br
 		for {
 			var err error
-			whole, err = readLineUpTo(br, maxLine+2) // (maxLine bytes and "\r\n")
+			whole, err = readLineUpTo(br, maxIndexLineBytes+2) // (the longest line and "\r\n")
 			if err != nil {
 				fmt.Fprintf(w.stderr, "canon: reading input: %v\n", err)
 				return in, exitProblem
@@ -107,7 +107,7 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 				break // the end
 			}
 			l, _ := nextLine(whole)
-			if len(l) > maxLine {
+			if len(l) > maxIndexLineBytes {
 				line, long, found = l, true, true
 				break
 			}
@@ -129,7 +129,12 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		cfg.index = indexLayout{format: format}
 		return in, exitOK
 	}
-	tsvHeader := bytes.HasPrefix(line, []byte(indexHeader)) && bytes.IndexByte(line, '\t') < 0
+	hdr, tsvHeader, hdrFields := tsvHeaderLine(line)
+	if hdrFields && (format == "" || format == indexTSV) {
+		fmt.Fprintf(w.stderr, "canon: %s: the first line %s is a \"#canon\" header with fields after a TAB: a header is \"#canon \" and the key version alone (TABs after it are empty fields, as an awk that assigns one writes it); remove what follows it\n",
+			cfg.mode(), quoteInput(line))
+		return in, exitUsage
+	}
 	cdxHeader := isCDXHeader(line) && !isCDXRecord(line) // (a header's second field is a letter, a record's a timestamp)
 	if format == "" {
 		format = detectIndex(line)
@@ -142,21 +147,28 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 			} else {
 				why := ""
 				if long {
-					why = fmt.Sprintf(", longer than %d bytes", maxLine)
+					why = fmt.Sprintf(", longer than %d bytes", maxIndexLineBytes)
 				}
 				fmt.Fprintf(w.stderr, "canon: %s: cannot tell the index's format from its first line (%s%s): it reads a -format tsv index (\"input TAB key\" lines, after a \"#canon\" header or not), a CDX index (after its \" CDX\" header or not) or a CDXJ one; -index-format names the format\n",
-					cfg.mode(), quoteCut(line), why)
+					cfg.mode(), quoteInput(line), why)
 				return in, exitUsage
 			}
 		}
 	}
 	if format != indexTSV && cfg.rekey && cfg.formatFlag == "tsv" {
-		fmt.Fprintf(w.stderr, "canon: -rekey: the index is %s (its first line is %s), not -format tsv's \"input TAB key\" lines: its keys are SURTs (-format surt, or no -format)\n", strings.ToUpper(format), quoteCut(line))
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index is %s (its first line is %s), not -format tsv's \"input TAB key\" lines: its keys are SURTs (-format surt, or no -format)\n", strings.ToUpper(format), quoteInput(line))
 		return in, exitUsage
 	}
 	cfg.index = indexLayout{format: format}
 	if format == indexCDX || format == indexCDXJ {
 		cfg.rekeySURT = true // CDX keys are SURTs
+		if cfg.rekey && !cfg.profileSet {
+			// As a tsv index's header says when it is another
+			// profile's: a CDX index has no key version to compare,
+			// and its keys are seldom rfc3986's.
+			fmt.Fprintf(w.stderr, "canon: -rekey: a %s index rekeyed without -p, under %q: an archive's keys are -p archive's; a forgotten -p lists every key the profiles make differently as changed\n",
+				strings.ToUpper(format), cfg.profile.KeyVersion())
+		}
 	}
 	header := format == indexTSV && tsvHeader || format == indexCDX && cdxHeader
 	if !header {
@@ -166,12 +178,13 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		return in, exitOK
 	}
 	if long {
-		fmt.Fprintf(w.stderr, "canon: reading input: the header line (%s) is longer than %d bytes\n", quoteCut(line), maxLine)
+		fmt.Fprintf(w.stderr, "canon: reading input: the header line (%s) is longer than %d bytes\n", quoteInput(line), maxIndexLineBytes)
 		return in, exitProblem
 	}
 	if format == indexCDX {
+		cfg.index.header = string(line)
 		if why := cfg.index.readCDXHeader(line); why != "" {
-			fmt.Fprintf(w.stderr, "canon: %s: the CDX header %s %s\n", cfg.mode(), quoteCut(line), why)
+			fmt.Fprintf(w.stderr, "canon: %s: the CDX header %s %s\n", cfg.mode(), quoteInput(line), why)
 			return in, exitUsage
 		}
 	}
@@ -192,13 +205,45 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 			}
 			w.out.WriteByte('\n')
 		}
+	case cfg.rekey && bytes.HasSuffix(hdr, []byte(expressionsMark)):
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index is of lookup expressions (its header %s: -format expressions -header wrote it): its lines are the expressions of each input that had a key, not \"input TAB key\" lines, and -rekey cannot migrate them; write it again from its inputs: canon -inputs < index.tsv | uniq | canon -p safebrowsing -format expressions -header\n",
+			quoteInput(hdr))
+		return in, exitUsage
 	case cfg.rekey:
-		readKeyVersion(cfg, line, w)
+		readKeyVersion(cfg, hdr, w)
 		fallthrough
 	default:
 		cfg.index.escaped = true
+		cfg.index.header = string(hdr)
 	}
 	return in, exitOK
+}
+
+// tsvHeaderLine reports whether line is the "#canon" header of a tsv
+// index, and returns it without the TABs that may follow it. A header
+// holds no TAB; but an awk that assigns a field of each line
+// (awk -F'\t' -v OFS='\t' '{$2=$2} 1') writes it back with one, an empty
+// field: so a line that starts with "#canon " and the shape of a key
+// version (" unicode-" in it, as every KeyVersion has), followed by TABs
+// only, is the header too. With other fields after the TAB (withFields)
+// it is neither a header nor an index line that canon writes: what it is
+// cannot be told. Any other line with a TAB is an index line, even one
+// whose input starts with "#canon ".
+func tsvHeaderLine(line []byte) (header []byte, is, withFields bool) {
+	if !bytes.HasPrefix(line, []byte(indexHeader)) {
+		return nil, false, false
+	}
+	tab := bytes.IndexByte(line, '\t')
+	if tab < 0 {
+		return line, true, false
+	}
+	if !bytes.Contains(line[:tab], []byte(" unicode-")) {
+		return nil, false, false
+	}
+	if len(bytes.Trim(line[tab:], "\t")) > 0 {
+		return nil, false, true
+	}
+	return line[:tab], true, false
 }
 
 // readLineUpTo reads a line from br, with its end; of a line longer than
@@ -232,13 +277,13 @@ func readKeyVersion(cfg *config, line []byte, w *output) {
 	now := cfg.profile.KeyVersion()
 	switch {
 	case old == now:
-		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %q, the key version this build makes: no key should change\n", old)
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %s, the key version this build makes: no key should change\n", quoteInput([]byte(old)))
 	case keyVersionProfile(old) != keyVersionProfile(now):
 		// Rekeying to another profile is a use of -rekey too, but a
 		// forgotten -p is the likelier one: said, not refused.
-		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %s, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", quoteCut([]byte(old)), now)
+		fmt.Fprintf(w.stderr, "canon: -rekey: the index was made under %s, another profile than the keys now (%q): keys of two profiles differ wherever their steps do\n", quoteInput([]byte(old)), now)
 	}
-	writeIndexHeader(w.out, cfg.profile)
+	writeIndexHeader(w.out, cfg.profile, "")
 }
 
 // detectIndex returns the format of an index from its first line that is
@@ -287,11 +332,10 @@ func isCDXJRecord(line []byte) bool {
 }
 
 // isCDXRecord reports whether line has the shape of a record of a CDX
-// index without a header: 9 or 11 fields separated by single spaces, the
-// second a timestamp of 14 digits.
+// index without a header: 7, 9 or 11 fields separated by single spaces,
+// the second a timestamp of 14 digits.
 func isCDXRecord(line []byte) bool {
-	n := bytes.Count(line, []byte(" ")) + 1
-	if n != 9 && n != 11 {
+	if !headerlessCDXFields(bytes.Count(line, []byte(" ")) + 1) {
 		return false
 	}
 	f := line[bytes.IndexByte(line, ' ')+1:]
@@ -307,6 +351,14 @@ func isCDXRecord(line []byte) bool {
 	return true
 }
 
+// headerlessCDXFields reports whether a record of n fields is one of a
+// CDX index without a header, the key first and the URL third: 11
+// (" CDX N b a m s k r M S V g", the Wayback Machine's and pywb's), 9
+// (" CDX N b a m s k V g", the older one) or 7 (urlkey timestamp original
+// mimetype statuscode digest length: what the Wayback CDX server writes
+// by default).
+func headerlessCDXFields(n int) bool { return n == 7 || n == 9 || n == 11 }
+
 // readCDXHeader reads the field letters of a CDX header (one letter a
 // field, after "CDX"): where the key (N, the massaged URL: the SURT) and
 // the original URL (a) are, and how many fields a record has. It returns
@@ -316,7 +368,9 @@ func (l *indexLayout) readCDXHeader(line []byte) string {
 	l.keyAt, l.urlAt = -1, -1
 	for i, c := range codes {
 		if len(c) != 1 {
-			return fmt.Sprintf("has the field code %q: each field is named by one letter", c)
+			// (Not quoted: the message quotes the line, masked, and a
+			// field alone may hold a part of a password.)
+			return fmt.Sprintf("has a field code of %d bytes (field %d): each field is named by one letter", len(c), i+1)
 		}
 		switch c {
 		case "N":
@@ -367,8 +421,8 @@ func (l *indexLayout) cdxRecord(line []byte) (keyAt, keyEnd, urlAt, urlEnd int, 
 	switch {
 	case l.fields > 0 && n != l.fields:
 		return 0, 0, 0, 0, fmt.Sprintf("not a record of the CDX index: %d fields, its header names %d", n, l.fields)
-	case l.fields == 0 && n != 9 && n != 11:
-		return 0, 0, 0, 0, fmt.Sprintf("not a CDX record: %d fields (a CDX index without a header has 9 or 11, the key first and the URL third)", n)
+	case l.fields == 0 && !headerlessCDXFields(n):
+		return 0, 0, 0, 0, fmt.Sprintf("not a CDX record: %d fields (a CDX index without a header has 7, 9 or 11, the key first and the URL third)", n)
 	case keyEnd == keyAt:
 		return 0, 0, 0, 0, "not a CDX record: its key field is empty"
 	}

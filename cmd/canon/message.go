@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/seed15588f71/canon"
 )
@@ -108,3 +111,53 @@ func asError(err error) *canon.Error {
 	}
 	return nil
 }
+
+// quoteInput quotes a line of input, or a part of one, in a message the
+// command writes itself (the first line of an index it cannot read, a
+// header): its passwords masked (maskPasswords), then quoted as %q does,
+// only its first 256 bytes (cut before a character) and "..." after the
+// quote when it is longer: a line may be 20 MiB long, and a message
+// should not be. Every message that quotes input quotes it so.
+func quoteInput(b []byte) string {
+	b = maskPasswords(b)
+	if len(b) <= 256 {
+		return strconv.Quote(string(b))
+	}
+	n := 256
+	for n > 256-utf8.UTFMax && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return strconv.Quote(string(b[:n])) + "..."
+}
+
+// maskPasswords returns b with everything that could be a password
+// replaced by passwordMask, as the library redacts the input of its
+// errors. The library's redaction is its own (the command uses the
+// exported API only), so this one masks more, never less: the library
+// masks, in each reading of the text (as written, without its TABs and
+// line ends, with its triplets decoded once or until none is left),
+// from a ":" to an "@" that could bound a userinfo; each such ":" is a
+// ":" or the "%" of an escape, and each such "@" an "@" or the "%" of an
+// escape, in b. So when b could hold an "@" at all (one written, or a
+// "%", a "4" and a "0", which an escaped one takes), what lies after the
+// first ":" or "%" and before the last "@" or "%" is masked. That masks
+// every field of a line between the first and the last of them (a CDX
+// record's URL and what follows), and some text that is no password;
+// a message loses no more than a place to look.
+func maskPasswords(b []byte) []byte {
+	if bytes.IndexByte(b, '@') < 0 && (bytes.IndexByte(b, '%') < 0 || bytes.IndexByte(b, '4') < 0 || bytes.IndexByte(b, '0') < 0) {
+		return b
+	}
+	from := bytes.IndexAny(b, ":%")
+	to := max(bytes.LastIndexByte(b, '@'), bytes.LastIndexByte(b, '%'))
+	if from < 0 || from+1 >= to {
+		return b
+	}
+	m := make([]byte, 0, len(b)-(to-from-1)+len(passwordMask))
+	m = append(m, b[:from+1]...)
+	m = append(m, passwordMask...)
+	return append(m, b[to:]...)
+}
+
+// passwordMask stands for a password in error text, as in the library's.
+const passwordMask = "xxxxx"

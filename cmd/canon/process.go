@@ -88,7 +88,11 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 			return code
 		}
 	} else if cfg.header {
-		writeIndexHeader(w.out, cfg.profile)
+		mark := ""
+		if cfg.format == "expressions" {
+			mark = expressionsMark
+		}
+		writeIndexHeader(w.out, cfg.profile, mark)
 	}
 	var err error
 	if cfg.workers == 1 {
@@ -111,25 +115,20 @@ func process(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 // command writes without -header, whose fields are not.
 const indexHeader = "#canon "
 
-func writeIndexHeader(out *bufio.Writer, p canon.Profile) {
+func writeIndexHeader(out *bufio.Writer, p canon.Profile, mark string) {
 	out.WriteString(indexHeader)
 	out.WriteString(p.KeyVersion())
+	out.WriteString(mark)
 	out.WriteByte('\n')
 }
 
-// quoteCut quotes b as %q does, and only its first 256 bytes (cut
-// before a character) and "..." after the quote when it is longer: a
-// header line may be as long as any line, and a message should not be.
-func quoteCut(b []byte) string {
-	if len(b) <= 256 {
-		return strconv.Quote(string(b))
-	}
-	n := 256
-	for n > 256-utf8.UTFMax && !utf8.RuneStart(b[n]) {
-		n--
-	}
-	return strconv.Quote(string(b[:n])) + "..."
-}
+// expressionsMark ends the header of -format expressions -header, after
+// the key version: its lines are an input's lookup expressions, one a
+// line and none for an input without a key, not "input TAB key" lines.
+// -rekey refuses such an index (it cannot tell which key an input had
+// from its expressions, nor see the inputs that had none), and -inputs
+// prints the input of each of its lines. No key version has the word.
+const expressionsMark = " expressions"
 
 // keyVersionProfile returns the profile part of a KeyVersion: "crawler"
 // of "crawler/3+rules-4a7e… unicode-15.0.0", "custom" of a profile made
@@ -233,17 +232,23 @@ func readInput(cfg *config, in io.Reader, m *mappedInput, send func(*batch)) err
 	return readBatches(in, maxLineBytes(cfg), next, send)
 }
 
-// maxLineBytes is the longest line the readers keep: a URL of
-// canon.MaxLength and a "\r"; with -rekey, a line -format tsv writes,
-// its input escaped (two bytes for each at most: appendTSVField), a TAB,
-// its key and a "\r". A key is at most three bytes for each byte of the
-// input and 16 more (a byte written as a triplet; "http://", a "/").
+// maxLineBytes is the longest line the readers keep, with a CR before
+// its LF: a URL of canon.MaxLength, or with -rekey and -inputs a line of
+// an index, maxIndexLineBytes. The readers keep lines up to it and a few
+// hundred KiB longer (a mapped line that a batch holds whole); normalizeBatch
+// and rekeyBatch fail every line over the limit, whichever reader read it.
 func maxLineBytes(cfg *config) int {
 	if cfg.rekey || cfg.inputs {
-		return 2*canon.MaxLength + 1 + maxKeyBytes + 1
+		return maxIndexLineBytes + 1
 	}
 	return canon.MaxLength + 1
 }
+
+// maxIndexLineBytes is the longest line -rekey and -inputs read, without
+// its line end, from a file, a pipe or -f alike: a line -format tsv
+// -header writes for an input of canon.MaxLength, its input escaped (two
+// bytes for each at most: appendTSVField), a TAB and its key.
+const maxIndexLineBytes = 2*canon.MaxLength + 1 + maxKeyBytes
 
 // maxKeyBytes bounds the length of a key of an input of canon.MaxLength
 // bytes (the library's tests hold every key to it).
@@ -352,7 +357,7 @@ func (w *output) finish(readErr error) int {
 // readBatches reads r into batches of whole lines and passes each to
 // send once it holds batchBytes/4 or more (or at the end), or
 // maxBatchLines lines. A line that does not fit a batch makes the batch
-// grow, up to twice maxLine (see maxLineBytes); one that fills that is
+// grow, up to maxLine+1 bytes (see maxLineBytes); one that fills that is
 // dropped as it is read and sent as a batch of its own with long set, so
 // that memory stays bounded (normalizeBatch fails the shorter ones that
 // are too long).
@@ -368,7 +373,9 @@ func readBatches(r io.Reader, maxLine int, next func() *batch, send func(*batch)
 			if len(b.data) > maxLine {
 				skipping, b.data = true, b.data[:0]
 			} else {
-				b.data = slices.Grow(b.data, len(b.data))
+				// Twice as large, but no larger than it takes to see
+				// that a line is longer than maxLine.
+				b.data = slices.Grow(b.data, min(len(b.data), maxLine+1-len(b.data)))
 			}
 		}
 		n, err := r.Read(b.data[len(b.data):cap(b.data)])
@@ -516,7 +523,7 @@ func normalizeBatch(cfg *config, b *batch) {
 	}
 	if b.long {
 		b.nlines = 1
-		b.fail(cfg, 0, "", errLineTooLong)
+		b.failTooLong(cfg, 0)
 		return
 	}
 	fastText := !cfg.unique && cfg.format == "text" && cfg.base == "" && !cfg.explain && cfg.schemes == nil
@@ -530,7 +537,7 @@ func normalizeBatch(cfg *config, b *batch) {
 		if len(line) > canon.MaxLength {
 			// Fail it as the reader fails longer lines, without
 			// quoting 4 MiB of input in the error.
-			b.fail(cfg, i, "", errLineTooLong)
+			b.failTooLong(cfg, i)
 			continue
 		}
 		in := unsafe.String(unsafe.SliceData(line), len(line))
@@ -685,6 +692,27 @@ func (b *batch) fail(cfg *config, i int, in string, e lineError) {
 		b.out = renderNoKey(b.out, cfg, in)
 	}
 }
+
+// failTooLong records that line i of b is longer than canon.MaxLength:
+// a failure, whose input is not kept. In an index (-format tsv -header),
+// whose input field is the input byte for byte, the field is
+// tooLongField instead, so that -rekey and -inputs report the line again
+// rather than read an empty input, a blank line.
+func (b *batch) failTooLong(cfg *config, i int) {
+	if cfg.header && cfg.format == "tsv" && !cfg.unique && !cfg.skipInvalid {
+		b.errAt = append(b.errAt, i)
+		b.errs = append(b.errs, errLineTooLong)
+		b.out = append(b.out, tooLongField+"\t\n"...)
+		return
+	}
+	b.fail(cfg, i, "", errLineTooLong)
+}
+
+// tooLongField is the input field -format tsv -header writes for an
+// input longer than canon.MaxLength, which it does not keep: "\L", which
+// no input's escaped field is (appendTSVField writes a "\" only before
+// t, r, n or another "\").
+const tooLongField = `\L`
 
 // blank records a blank input line, in: no key, and no failure.
 func (b *batch) blank(cfg *config, in string) {

@@ -36,6 +36,12 @@ func rekeyBatch(cfg *config, b *batch) {
 		line, data = nextLine(data)
 		crlf := len(line) < len(raw) && raw[len(line)] == '\r' // (a CDX or CDXJ record keeps its line end)
 		b.nlines++
+		if len(line) > maxIndexLineBytes {
+			// As the readers fail a longer line they do not keep: one
+			// limit, whichever reader read the line.
+			b.rekeyFail(i, errRekeyLineTooLong)
+			continue
+		}
 		if isBlank(line) && (!cfg.inputs || cfg.index.format != indexTSV || bytes.IndexByte(line, '\t') < 0) {
 			continue // no input, no key: nothing to change (-inputs: but the blank input of a tsv line)
 		}
@@ -44,12 +50,34 @@ func rekeyBatch(cfg *config, b *batch) {
 		var keyAt, keyEnd int
 		switch cfg.index.format {
 		case indexTSV:
+			if bytes.HasPrefix(line, []byte(indexHeader)) {
+				if hdr, is, _ := tsvHeaderLine(line); is {
+					switch {
+					case cfg.index.escaped && string(hdr) == cfg.index.header:
+						// The header again: indexes joined with cat.
+					case cfg.index.escaped:
+						b.rekeyFail(i, errOtherHeader)
+					default:
+						b.rekeyFail(i, errHeaderNotFirst)
+					}
+					continue
+				}
+			}
 			tab := bytes.IndexByte(line, '\t')
 			if tab < 0 || bytes.IndexByte(line[tab+1:], '\t') >= 0 {
 				b.rekeyFail(i, errNotTSV)
 				continue
 			}
 			input, keyAt, keyEnd = line[:tab], tab+1, len(line)
+			if cfg.index.escaped && string(input) == tooLongField {
+				// An input too long to keep: a failure then, reported
+				// again, and a key gone if it had one.
+				b.rekeyFail(i, errInputNotKept)
+				if !cfg.inputs && keyEnd > keyAt {
+					b.out = append(append(b.out, line...), "\t\n"...)
+				}
+				continue
+			}
 			if cfg.index.escaped && bytes.IndexByte(input, '\\') >= 0 {
 				var ok bool
 				if field, ok = unescapeTSVField(field[:0], input); !ok {
@@ -59,6 +87,17 @@ func rekeyBatch(cfg *config, b *batch) {
 				input = field
 			}
 		case indexCDX:
+			if isCDXHeader(line) && !isCDXRecord(line) {
+				switch {
+				case string(line) == cfg.index.header:
+					// The header again: indexes joined with cat.
+				case cfg.index.header != "":
+					b.rekeyFail(i, errOtherCDXHeader)
+				default:
+					b.rekeyFail(i, errCDXHeaderNotFirst)
+				}
+				continue
+			}
 			var urlAt, urlEnd int
 			var why string
 			if keyAt, keyEnd, urlAt, urlEnd, why = cfg.index.cdxRecord(line); why != "" {
@@ -103,9 +142,11 @@ func rekeyBatch(cfg *config, b *batch) {
 		var fail *lineError
 		switch {
 		case len(in) > canon.MaxLength:
-			// Failed as the other modes fail it, without quoting
-			// 4 MiB of input in the error.
-			fail = &errLineTooLong
+			// Failed as the other modes fail a line that long, without
+			// quoting 4 MiB of input in the error, which names the
+			// field.
+			e := errFieldTooLong[cfg.index.format]
+			fail = &e
 		case isBlank(input):
 			// A blank input has no key, as in the other modes. One that
 			// had a key (in an index -format tsv did not write, or one
@@ -163,11 +204,75 @@ var errNotTSV = lineError{
 	offset: -1,
 }
 
-// errRekeyLineTooLong is the error of a -rekey line longer than
-// maxLineBytes: more than an input of canon.MaxLength, escaped, a TAB and
-// its key.
+// errHeaderNotFirst is the error of a "#canon" header after the first
+// line of a tsv index: the header says how the lines after it are read
+// (escaped) and under which key version, so it must come first. LC_ALL=C
+// sort moves it below the lines that start with a byte before "#" (a
+// space, "!", "\"", a blank input's TAB).
+var errHeaderNotFirst = lineError{
+	msg:    `a "#canon" header that is not the first line (it must stay first: it says how the lines after it are read; to sort an index, sort the lines after it: (head -n 1 index.tsv; tail -n +2 index.tsv | LC_ALL=C sort))`,
+	kind:   "error",
+	offset: -1,
+}
+
+// errOtherHeader is the error of a second "#canon" header that is not the
+// first one: an index of another key version joined to this one. (The
+// same header again, as cat writes two indexes of one key version, is
+// skipped.)
+var errOtherHeader = lineError{
+	msg:    `a "#canon" header other than the index's first (two indexes of two key versions joined: rekey each alone)`,
+	kind:   "error",
+	offset: -1,
+}
+
+// errCDXHeaderNotFirst and errOtherCDXHeader are the same for a " CDX"
+// header after the first line of a CDX index: it names the fields of the
+// records after it, and must come first (its leading space sorts it
+// first); the same header again is skipped.
+var (
+	errCDXHeaderNotFirst = lineError{
+		msg:    `a " CDX" header after records of an index without one (it must come first: it names the fields of the records after it)`,
+		kind:   "error",
+		offset: -1,
+	}
+	errOtherCDXHeader = lineError{
+		msg:    `a " CDX" header other than the index's first (two indexes of two layouts joined: rekey each alone)`,
+		kind:   "error",
+		offset: -1,
+	}
+)
+
+// errRekeyLineTooLong is the error of a -rekey or -inputs line longer
+// than maxIndexLineBytes (its line end aside): more than an input of
+// canon.MaxLength, escaped, a TAB and its key.
 var errRekeyLineTooLong = lineError{
-	msg:       "line longer than " + strconv.Itoa(maxLineBytes(&config{rekey: true})) + " bytes (an input of canon.MaxLength, escaped, a TAB and its key)",
+	msg:       "line longer than " + strconv.Itoa(maxIndexLineBytes) + " bytes (an input of canon.MaxLength, escaped, a TAB and its key)",
+	kind:      "ErrTooLong",
+	component: canon.ComponentURL.String(),
+	offset:    -1,
+}
+
+// errFieldTooLong is the error of an index record whose input (a tsv
+// line's input field, a CDX record's URL, a CDXJ record's "url") is
+// longer than canon.MaxLength, by the index's format: the error of a
+// line that long in the other modes, named for the field.
+var errFieldTooLong = map[string]lineError{
+	indexTSV:  tooLongError("input field"),
+	indexCDX:  tooLongError(`URL (the "a" field)`),
+	indexCDXJ: tooLongError(`URL (the JSON's "url")`),
+}
+
+func tooLongError(field string) lineError {
+	e := errLineTooLong
+	e.msg = field + " longer than " + strconv.Itoa(canon.MaxLength) + " bytes"
+	return e
+}
+
+// errInputNotKept is the error of a line of a tsv index whose input
+// field is tooLongField: -format tsv -header did not keep the input,
+// longer than canon.MaxLength, and wrote "\L" in its place.
+var errInputNotKept = lineError{
+	msg:       "input longer than " + strconv.Itoa(canon.MaxLength) + ` bytes, not kept in the index (-format tsv -header wrote \L in its place)`,
 	kind:      "ErrTooLong",
 	component: canon.ComponentURL.String(),
 	offset:    -1,

@@ -134,8 +134,9 @@ func TestRekeyUsage(t *testing.T) {
 		{[]string{"-equal", "http://a/", "http://b/"}, "canon: -rekey cannot be used with -equal\n"},
 		{[]string{"-explain"}, "canon: -rekey cannot be used with -explain\n"},
 		{[]string{"-skip-invalid"}, "canon: -rekey cannot be used with -skip-invalid: it writes only the lines whose key changed\n"},
-		{[]string{"-format", "jsonl"}, "canon: -rekey cannot be used with -format jsonl: it reads and writes tsv (with -format surt, input TAB SURT)\n"},
-		{[]string{"http://a/"}, "canon: -rekey reads \"input TAB key\" lines from standard input or -f, not URL arguments\n"},
+		{[]string{"-format", "jsonl"}, "canon: -rekey cannot be used with -format jsonl: it writes in the index's own format (tsv: input TAB oldkey TAB newkey, the keys SURTs with -format surt; CDX and CDXJ: the records with their new key)\n"},
+		{[]string{"-format", "expressions", "-p", "safebrowsing"}, "canon: -format expressions cannot be used with -u, -explain, -equal or -rekey: it writes the lines of each key's expressions\n"},
+		{[]string{"http://a/"}, "canon: -rekey reads an index (-format tsv's \"input TAB key\" lines, CDX or CDXJ) from standard input or -f, not URL arguments\n"},
 	} {
 		args := append([]string{"-rekey"}, tc.args...)
 		out, errOut, code := canonCmd(t, "", args...)
