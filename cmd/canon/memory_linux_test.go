@@ -70,7 +70,8 @@ func peakRSS(t *testing.T, stdin []byte, args ...string) int {
 // each), and -rekey of lines of 16 MiB, all from a pipe. A run at -j 8
 // must peak within 1.5 times the run at -j 1 (the batch the reader fills
 // while another is normalized, the garbage collector's timing) and 16 MiB
-// more per worker: the batches in flight are bounded by their bytes
+// more per worker, and so must -rekey of CDX and CDXJ indexes of such
+// URLs and -inputs: the batches in flight are bounded by their bytes
 // (window), whatever their number. When only their number was bounded
 // (4 a worker), -j 8 peaked here at 4.5, 7 and 2.8 times -j 1.
 func TestMemoryIndependentOfWorkers(t *testing.T) {
@@ -92,6 +93,16 @@ func TestMemoryIndependentOfWorkers(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		rekey.WriteString(in + "\t" + key[:len(key)-1] + "8\n") // an old key that differs in its last byte
 	}
+	// The same URLs in the indexes -rekey and -inputs read themselves:
+	// a CDX index (the key N, the URL a) and a CDXJ one (the URL in the
+	// JSON, where "é" is six bytes), each record's old key 4 MiB too.
+	var cdx, cdxj bytes.Buffer
+	cdx.WriteString(" CDX N b a m s k r M S V g\n")
+	oldKey := "h)/" + strings.Repeat("x", canon.MaxLength-64)
+	for i := 0; i < 5; i++ {
+		cdx.WriteString(oldKey + " 2020010100000" + strconv.Itoa(i) + " " + in + " text/html 200 SHA1 - - 100 0 w.warc.gz\n")
+		cdxj.WriteString(oldKey + " 2020010100000" + strconv.Itoa(i) + ` {"url":"http://h/` + strings.Repeat(`\u00e9`, (canon.MaxLength-64)/2) + `","digest":"SHA1"}` + "\n")
+	}
 	for _, tc := range []struct {
 		name  string
 		input []byte
@@ -100,6 +111,10 @@ func TestMemoryIndependentOfWorkers(t *testing.T) {
 		{"long lines", lines.Bytes(), []string{"-format", "jsonl", "-q"}},
 		{"short lines", short.Bytes(), []string{"-format", "jsonl", "-q"}},
 		{"rekey", rekey.Bytes(), []string{"-p", "crawler", "-rekey", "-q"}},
+		{"rekey CDX", cdx.Bytes(), []string{"-p", "crawler", "-rekey", "-q"}},
+		{"rekey CDXJ", cdxj.Bytes(), []string{"-p", "crawler", "-rekey", "-q"}},
+		{"inputs", rekey.Bytes(), []string{"-inputs", "-q"}},
+		{"inputs CDXJ", cdxj.Bytes(), []string{"-inputs", "-q"}},
 	} {
 		one := peakRSS(t, tc.input, append(tc.args, "-j", "1")...)
 		eight := peakRSS(t, tc.input, append(tc.args, "-j", "8")...)
