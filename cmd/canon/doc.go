@@ -431,12 +431,14 @@
 // and one whose first field is "CDX" the header of a CDX index. Any
 // other first line is a usage error (exit status 2). (JSON encoders
 // write no TAB in a CDXJ record; one whose JSON has one is read as a tsv
-// line unless -index-format cdxj says otherwise.) One "#canon" line with
-// a TAB is the header all the same: "#canon " and a key version (with
-// " unicode-" in it, as every key version has) followed by TABs only,
-// empty fields, as an awk that assigns a field writes the header back
-// (awk -F'\t' -v OFS='\t' '{$2=$2} 1'); with other fields after the TAB,
-// such a first line is a usage error, as what it is cannot be told.
+// line unless -index-format cdxj says otherwise.) A "#canon" line with
+// a TAB is an index line, never the header, as -format tsv writes the
+// input "#canon <key version>", which has no key, with a TAB and an empty
+// key, which -rekey must read back as unchanged. An awk that assigns a
+// field (awk -F'\t' -v OFS='\t' '{$2=$2} 1') writes the header back
+// with a TAB too: where the first line is "#canon ", a key version
+// (" unicode-" in it) and TABs only, -rekey and -inputs say on standard
+// error that they read it as an index line.
 //
 // The header stays first: it says how the lines after it are read. A
 // "#canon" header on a later line is reported and counted as a failing

@@ -256,8 +256,8 @@ first line that is not blank (or named by -index-format tsv|cdx|cdxj):
          index's format (its header first): put them in place of the old
          records and sort the index again (LC_ALL=C sort). A record
          without a URL is reported (exit 1) and not written.
-A first line with a TAB is a tsv line (even "#canon ..." or " CDX ...",
-but a "#canon" header followed by TABs only, empty fields); "key digits
+A first line with a TAB is a tsv line (even "#canon ..." or " CDX ...";
+a header holds no TAB, and one an awk gave one is said so); "key digits
 {...}" a CDXJ record; 7, 9 or 11 fields, the second 14 digits, a CDX
 record; then "#canon " starts a tsv header, "CDX" a CDX header; any
 other first line is a usage error. A line that is no record of the

@@ -129,11 +129,11 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 		cfg.index = indexLayout{format: format}
 		return in, exitOK
 	}
-	hdr, tsvHeader, hdrFields := tsvHeaderLine(line)
-	if hdrFields && (format == "" || format == indexTSV) {
-		fmt.Fprintf(w.stderr, "canon: %s: the first line %s is a \"#canon\" header with fields after a TAB: a header is \"#canon \" and the key version alone (TABs after it are empty fields, as an awk that assigns one writes it); remove what follows it\n",
+	hdr, tsvHeader, tabbed := tsvHeaderLine(line)
+	if tabbed && (format == "" || format == indexTSV) {
+		// Not the header: say so, as an awk may have given the header a TAB.
+		fmt.Fprintf(w.stderr, "canon: %s: the first line %s holds a TAB: it is read as an index line (its input, then its key), not as a \"#canon\" header, which holds none (an awk that assigns a field writes one after the header: remove it and run again)\n",
 			cfg.mode(), quoteInput(line))
-		return in, exitUsage
 	}
 	cdxHeader := isCDXHeader(line) && !isCDXRecord(line) // (a header's second field is a letter, a record's a timestamp)
 	if format == "" {
@@ -220,16 +220,17 @@ func readIndexStart(cfg *config, in io.Reader, w *output) (io.Reader, int) {
 }
 
 // tsvHeaderLine reports whether line is the "#canon" header of a tsv
-// index, and returns it without the TABs that may follow it. A header
-// holds no TAB; but an awk that assigns a field of each line
-// (awk -F'\t' -v OFS='\t' '{$2=$2} 1') writes it back with one, an empty
-// field: so a line that starts with "#canon " and the shape of a key
-// version (" unicode-" in it, as every KeyVersion has), followed by TABs
-// only, is the header too. With other fields after the TAB (withFields)
-// it is neither a header nor an index line that canon writes: what it is
-// cannot be told. Any other line with a TAB is an index line, even one
-// whose input starts with "#canon ".
-func tsvHeaderLine(line []byte) (header []byte, is, withFields bool) {
+// index: "#canon " and a key version, with no TAB. Every line canon
+// writes in a tsv index holds a TAB ("input TAB key", a failing input's
+// key empty), so a line with a TAB is an index line, even one whose input
+// starts with "#canon " and whose key is empty, which is what -format tsv
+// writes for that input when it fails (-rekey must read it back as
+// unchanged). tabbed reports such a line that has the shape of a header
+// ("#canon ", " unicode-" in it as in every key version, TABs only
+// after it): an awk that assigns a field of each line
+// (awk -F'\t' -v OFS='\t' '{$2=$2} 1') writes the header back so, and
+// the command says how it read it.
+func tsvHeaderLine(line []byte) (header []byte, is, tabbed bool) {
 	if !bytes.HasPrefix(line, []byte(indexHeader)) {
 		return nil, false, false
 	}
@@ -237,13 +238,7 @@ func tsvHeaderLine(line []byte) (header []byte, is, withFields bool) {
 	if tab < 0 {
 		return line, true, false
 	}
-	if !bytes.Contains(line[:tab], []byte(" unicode-")) {
-		return nil, false, false
-	}
-	if len(bytes.Trim(line[tab:], "\t")) > 0 {
-		return nil, false, true
-	}
-	return line[:tab], true, false
+	return nil, false, bytes.Contains(line[:tab], []byte(" unicode-")) && len(bytes.Trim(line[tab:], "\t")) == 0
 }
 
 // readLineUpTo reads a line from br, with its end; of a line longer than
