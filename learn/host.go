@@ -308,3 +308,38 @@ func (d *domainRules) finish() map[string][]string {
 	}
 	return d.out
 }
+
+// addPathParamNames adds to names, in lowercase, the name of each path
+// parameter ";name=value" of the key's path (a parameter runs to the
+// next ";" or "/", its name to its first "="), which a SessionParams
+// rule of that name drops as canon's RemoveSessionIDs does.
+func addPathParamNames(names map[string]bool, key string) {
+	path := key
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	if i := strings.Index(path, "//"); i >= 0 && !strings.ContainsAny(path[:i], "/") {
+		// (The authority, which may hold a ";" in its userinfo.)
+		rest := path[i+2:]
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			return
+		}
+		path = rest[j:]
+	}
+	for {
+		i := strings.IndexByte(path, ';')
+		if i < 0 {
+			return
+		}
+		path = path[i+1:]
+		end := strings.IndexAny(path, ";/")
+		if end < 0 {
+			end = len(path)
+		}
+		if name, _, ok := strings.Cut(path[:end], "="); ok && name != "" {
+			names[strings.ToLower(name)] = true
+		}
+		path = path[end:]
+	}
+}

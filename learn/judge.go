@@ -85,6 +85,8 @@ type hostData struct {
 	errDigest   []bool // of each digest: an error page's (see newHostData)
 	excluded    int    // captures the pages' own history leaves out (noise, pages that change on every capture)
 
+	pathNames map[string]bool // lowercase names of path parameters a rule would drop too (SessionParams); nil under TrackingParams
+
 	budget     int  // judgments the rounds may still make (maxJudgeWork)
 	unfinished bool // the rounds ran out of it
 
@@ -290,28 +292,51 @@ func (hd *hostData) learnHost(minPairs int) (learned []string, sample string, fi
 		samples = slices.Delete(samples, failed, failed+1)
 	}
 	last = append(last, bannedFindings...)
-	ignored := map[string]bool{}
-	for _, set := range sets {
-		for _, n := range set {
-			ignored[n] = true
-		}
-	}
-	// canon.Rules match names in any letter case: a learned name that
-	// another name of the host spells in another case would drop that one
-	// too, which nothing showed irrelevant.
+	// A learned set makes a rule only where the rule would drop nothing
+	// but what was judged. canon.Rules match names in any letter case: a
+	// learned name that another name of the host spells in another case
+	// would drop that one too; and a SessionParams rule drops the path
+	// parameters of its names too (";name=value"), which no judgment
+	// sees. Such a set is refused (its finding says why), and the others
+	// stand: they were judged with its names left out of the groups, which
+	// only joins more captures into a group.
 	folded := map[string]int{}
 	for n := range count {
 		folded[strings.ToLower(n)]++
 	}
-	for n := range ignored {
-		if folded[strings.ToLower(n)] == 1 {
-			learned = append(learned, n)
+	unusable := func(n string) string {
+		switch ln := strings.ToLower(n); {
+		case folded[ln] > 1:
+			return "no rule: another parameter of the host spells " + n + " in another letter case, which the rule would drop too"
+		case hd.pathNames[ln]:
+			return "no rule: the host's captures use " + n + " as a path parameter (;" + n + "=…), which the rule (SessionParams) would drop too"
+		}
+		return ""
+	}
+	var kept []Finding
+	var refused []Finding
+	sample = ""
+	for i, set := range sets {
+		why := ""
+		for _, n := range set {
+			if why = unusable(n); why != "" {
+				break
+			}
+		}
+		if why != "" {
+			f := findings[i]
+			f.Verdict, f.Why = Refused, why
+			refused = append(refused, f)
+			continue
+		}
+		kept = append(kept, findings[i])
+		learned = append(learned, set...)
+		if sample == "" {
+			sample = samples[i]
 		}
 	}
 	sort.Strings(learned)
-	if len(samples) > 0 {
-		sample = samples[0]
-	}
+	findings = append(kept, refused...)
 	return learned, sample, append(findings, last...)
 }
 

@@ -61,7 +61,12 @@
 // judged again with all the other learned sets left out (a set learned
 // early, on groups another parameter split thin, may show its
 // counterexamples only then); one that fails is refused and the others
-// learned again without it. A set that nothing refuses but that has too
+// learned again without it. A set whose rule would drop more than was
+// judged is refused too: a name another name of the host spells in
+// another letter case (canon.Rules match names in any case), and, where
+// the rules are SessionParams (which drop ";name=value" path parameters
+// too), a name the captures of the host or of a subdomain use as a path
+// parameter. A set that nothing refuses but that has too
 // little evidence is a near miss. A name learned on one host says
 // nothing about another.
 //
@@ -308,8 +313,9 @@ func (l *Learner) Learn(report func(Finding)) (canon.Rules, error) {
 // HostRules is what a Learner learned of one host: the names learned
 // (Learned, those of a rule canon.Rules can hold for the host and that
 // applies to its captures), and every parameter name its captures have,
-// in lowercase (Names), which Merge needs for the rules of the host's
-// domains.
+// in lowercase (Names; under a profile whose rules are SessionParams,
+// the names of their path parameters too), which Merge needs for the
+// rules of the host's domains.
 type HostRules struct {
 	Host    string
 	Learned []string `json:",omitempty"`
@@ -444,12 +450,13 @@ func (l *Learner) run(report func(Finding), each func(key []byte, host string, l
 // their key: the sample is the paths of the smallest ranks, whole, and
 // the last one cut by the rank of its URLs), and the names of all.
 type hostBatch struct {
-	key     []byte
-	host    string
-	evid    []record
-	bytes   int
-	names   map[string]bool
-	sampled int
+	key       []byte
+	host      string
+	evid      []record
+	bytes     int
+	names     map[string]bool
+	pathNames map[string]bool // the names of the path parameters (";name=value") of all
+	sampled   int
 }
 
 func (b *hostBatch) reset(key []byte) {
@@ -457,6 +464,7 @@ func (b *hostBatch) reset(key []byte) {
 	b.host = hostOfKey(key)
 	b.evid, b.bytes, b.sampled = nil, 0, 0
 	b.names = map[string]bool{}
+	b.pathNames = map[string]bool{}
 }
 
 func (b *hostBatch) add(rec []byte) error {
@@ -476,6 +484,7 @@ func (b *hostBatch) add(rec []byte) error {
 			}
 		}
 	}
+	addPathParamNames(b.pathNames, r.key)
 	if r.kind != recEvidence {
 		return nil
 	}
@@ -499,11 +508,25 @@ func (l *Learner) judgeBatch(b *hostBatch) (learned, names []string, findings []
 	for n := range b.names {
 		names = append(names, n)
 	}
+	// Under a profile that reads the rules as SessionParams, a rule also
+	// drops the path parameters ";name=value" of its names, which no
+	// judgment sees (a path is a page's): a name the host's captures use
+	// as one gets no rule, here or on a domain above.
+	var pathNames map[string]bool
+	if !l.p.Has(canon.RemoveTrackingParams) {
+		pathNames = b.pathNames
+		for n := range pathNames {
+			if !b.names[n] {
+				names = append(names, n)
+			}
+		}
+	}
 	sort.Strings(names)
 	if len(b.evid) < 2 {
 		return nil, names, nil
 	}
 	hd := newHostData(b.host, b.evid)
+	hd.pathNames = pathNames
 	learnedNames, sample, findings := hd.learnHost(l.minPairs)
 	if hd.unfinished {
 		l.stats.Unfinished++

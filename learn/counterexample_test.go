@@ -1,0 +1,157 @@
+package learn
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/seed15588f71/canon"
+)
+
+// counterHost is the background of TestCounterexampleShapes: 20 items of
+// a.test, each captured 3 times with a parameter v that names nothing
+// (4 values), which every profile learns on it alone.
+func counterHost() []Capture {
+	tags := []string{"a", "b", "c", "d"}
+	var cs []Capture
+	for p := 0; p < 20; p++ {
+		for k := 0; k < 3; k++ {
+			cs = append(cs, Capture{URL: fmt.Sprintf("http://a.test/item?id=%d&v=%s", p, tags[(p+k)%4]),
+				Time: t0.Add(time.Duration(len(cs)) * time.Hour), Status: 200, Digest: fmt.Sprintf("sha1:ITEM%d", p)})
+		}
+	}
+	return cs
+}
+
+// alternate appends captures of u1 and u2, one after the other an hour
+// apart, times times: u1 always with digest d1, u2 with d2.
+func alternate(cs []Capture, times int, u1, d1, u2, d2 string) []Capture {
+	for range times {
+		for _, c := range [][2]string{{u1, d1}, {u2, d2}} {
+			cs = append(cs, Capture{URL: c[0], Time: t0.Add(time.Duration(len(cs)) * time.Hour), Status: 200, Digest: c[1]})
+		}
+	}
+	return cs
+}
+
+// counterMerges returns the pairs of captures that p keeps apart, that p
+// with rules merges, and whose digests differ while each is shown by two
+// captures or more: a counterexample by the package's rule (not noise,
+// no value seen once, as the shapes have none).
+func counterMerges(t *testing.T, p canon.Profile, caps []Capture, rules canon.Rules) []string {
+	t.Helper()
+	q, err := p.WithRules(rules)
+	if err != nil {
+		t.Fatalf("%v: the rules %+v do not load: %v", p, rules, err)
+	}
+	seen := map[string]int{}
+	for _, c := range caps {
+		seen[c.Digest]++
+	}
+	var out []string
+	for i, a := range caps {
+		for _, b := range caps[i+1:] {
+			if a.Digest == b.Digest || seen[a.Digest] < 2 || seen[b.Digest] < 2 {
+				continue
+			}
+			ka, err1 := canon.Normalize(a.URL, p)
+			kb, err2 := canon.Normalize(b.URL, p)
+			if err1 != nil || err2 != nil || ka == kb {
+				continue
+			}
+			ra, _ := canon.Normalize(a.URL, q)
+			rb, _ := canon.Normalize(b.URL, q)
+			if ra == rb {
+				out = append(out, fmt.Sprintf("%s (%s) and %s (%s) as %s", a.URL, a.Digest, b.URL, b.Digest, ra))
+			}
+		}
+	}
+	return out
+}
+
+// TestCounterexampleShapes adds to a host whose parameter v names
+// nothing two URLs that differ only in v, in some spelling or position,
+// whose captures, again and again, show two digests: a counterexample in
+// every shape, which no rule may merge, under every profile the learner
+// writes rules for. The control: the host alone learns v.
+func TestCounterexampleShapes(t *testing.T) {
+	profiles := map[string]canon.Profile{"crawler": canon.Crawler, "archive": canon.Archive, "aggressive": canon.Aggressive}
+	for name, p := range profiles {
+		rules, _ := learnAll(t, Options{Profile: p}, counterHost())
+		if r := rules.Hosts["a.test"]; !slices.Contains(r.TrackingParams, "v") && !slices.Contains(r.SessionParams, "v") {
+			t.Fatalf("%s: the host alone does not learn v (%+v): the shapes would test nothing", name, rules)
+		}
+	}
+	shapes := []struct {
+		name string
+		add  func([]Capture) []Capture
+	}{
+		// A SessionParams rule (archive, aggressive) drops ";v=…" from
+		// the path too.
+		{"path parameter", func(cs []Capture) []Capture {
+			return alternate(cs, 3, "http://a.test/doc;v=1", "sha1:DOC1", "http://a.test/doc;v=2", "sha1:DOC2")
+		}},
+		{"path parameter in a middle segment", func(cs []Capture) []Capture {
+			return alternate(cs, 3, "http://a.test/a;v=1/b", "sha1:DOC1", "http://a.test/a;v=2/b", "sha1:DOC2")
+		}},
+		{"path parameter, upper case", func(cs []Capture) []Capture {
+			return alternate(cs, 3, "http://a.test/doc;V=1", "sha1:DOC1", "http://a.test/doc;V=2", "sha1:DOC2")
+		}},
+		{"path parameter on a subdomain", func(cs []Capture) []Capture {
+			return alternate(cs, 3, "http://news.a.test/doc;v=1", "sha1:DOC1", "http://news.a.test/doc;v=2", "sha1:DOC2")
+		}},
+		{"path parameter on a subdomain, no evidence", func(cs []Capture) []Capture {
+			cs = append(cs, Capture{URL: "http://news.a.test/doc;v=1", Status: 301})
+			return alternate(cs, 3, "http://news.a.test/doc;v=1", "sha1:DOC1", "http://news.a.test/doc;v=2", "sha1:DOC2")
+		}},
+	}
+	for _, s := range shapes {
+		for name, p := range profiles {
+			caps := s.add(counterHost())
+			rules, _ := learnAll(t, Options{Profile: p}, caps)
+			if m := counterMerges(t, p, caps, rules); len(m) > 0 {
+				t.Errorf("%s, %s: the rules %v merge %d pairs of a counterexample, e.g. %s", s.name, name, rules.Hosts, len(m), m[0])
+			}
+		}
+	}
+}
+
+// TestReportAgreesWithRules holds the findings to the rules: the names
+// of the sets a report calls learned, host by host, are the names of
+// the rules, whatever leaves a set out of them.
+func TestReportAgreesWithRules(t *testing.T) {
+	cases := []struct {
+		name string
+		p    canon.Profile
+		caps []Capture
+	}{
+		{"the host alone", canon.Crawler, counterHost()},
+		{"the host alone, archive", canon.Archive, counterHost()},
+		{"a name in another letter case", canon.Crawler,
+			alternate(counterHost(), 1, "http://a.test/x?V=1", "sha1:X1", "http://a.test/x?V=2", "sha1:X2")},
+		{"a path parameter", canon.Archive,
+			alternate(counterHost(), 1, "http://a.test/x;v=1", "sha1:X1", "http://a.test/x;v=2", "sha1:X2")},
+		{"a path parameter, crawler", canon.Crawler,
+			alternate(counterHost(), 1, "http://a.test/x;v=1", "sha1:X1", "http://a.test/x;v=2", "sha1:X2")},
+	}
+	for _, c := range cases {
+		rules, fs := learnAll(t, Options{Profile: c.p}, c.caps)
+		reported := map[string][]string{}
+		for _, f := range fs {
+			if f.Verdict == Learned {
+				reported[f.Host] = append(reported[f.Host], f.Params...)
+			}
+		}
+		got := map[string][]string{}
+		for h, r := range rules.Hosts {
+			got[h] = append(slices.Clone(r.TrackingParams), r.SessionParams...)
+		}
+		for h := range reported {
+			slices.Sort(reported[h])
+		}
+		if fmt.Sprint(reported) != fmt.Sprint(got) {
+			t.Errorf("%s: the report learned %v, the rules hold %v", c.name, reported, got)
+		}
+	}
+}
