@@ -105,6 +105,17 @@ func TestCounterexampleShapes(t *testing.T) {
 			cs = append(cs, Capture{URL: "http://news.a.test/doc;v=1", Status: 301})
 			return alternate(cs, 3, "http://news.a.test/doc;v=1", "sha1:DOC1", "http://news.a.test/doc;v=2", "sha1:DOC2")
 		}},
+		// Values of a name given twice, in the key's order (Crawler
+		// sorts by name only).
+		{"values in another order", func(cs []Capture) []Capture {
+			return alternate(cs, 3, "http://a.test/doc?v=1&v=2", "sha1:DOC1", "http://a.test/doc?v=2&v=1", "sha1:DOC2")
+		}},
+		{"no = and an empty value", func(cs []Capture) []Capture {
+			return alternate(cs, 3, "http://a.test/doc?v", "sha1:DOC1", "http://a.test/doc?v=", "sha1:DOC2")
+		}},
+		{"no = and an empty value, given twice", func(cs []Capture) []Capture {
+			return alternate(cs, 3, "http://a.test/doc?v&v=x", "sha1:DOC1", "http://a.test/doc?v=&v=x", "sha1:DOC2")
+		}},
 	}
 	for _, s := range shapes {
 		for name, p := range profiles {

@@ -41,7 +41,7 @@ func noiseAllowance(n int) int {
 // hcap is an evidence capture as a judgment reads it.
 type hcap struct {
 	path   int32    // interned: the key up to its query
-	params []iparam // the key's query parameters, interned, sorted (by name, then value)
+	params []iparam // the key's query parameters, interned, sorted by name (a name's values in the key's order)
 	digest int32    // interned
 	key    int32    // interned key: captures of one URL
 	t      int64    // Unix nanoseconds; 0: unknown
@@ -53,8 +53,12 @@ type iparam struct{ name, value int32 }
 
 type param struct{ name, value string }
 
+// noValue is the value of a parameter written without "=" ("?a", which
+// is another key than "?a="): no key holds a byte below 0x20 unescaped.
+const noValue = "\x01"
+
 // splitKey splits a key into what precedes its query and its query's
-// parameters (name up to the first "=").
+// parameters (name up to the first "=", a value noValue without one).
 func splitKey(key string) (string, []param) {
 	if i := strings.IndexByte(key, '#'); i >= 0 {
 		key = key[:i]
@@ -70,7 +74,10 @@ func splitKey(key string) (string, []param) {
 		if pair == "" {
 			continue
 		}
-		name, value, _ := strings.Cut(pair, "=")
+		name, value, eq := strings.Cut(pair, "=")
+		if !eq {
+			value = noValue
+		}
 		ps = append(ps, param{name, value})
 	}
 	return key[:q], ps
@@ -150,12 +157,10 @@ func newHostData(host string, recs []record) *hostData {
 			}
 			ips[i] = iparam{n, intern(hd.valueID, p.value)}
 		}
-		slices.SortFunc(ips, func(a, b iparam) int {
-			if a.name != b.name {
-				return int(a.name - b.name)
-			}
-			return int(a.value - b.value)
-		})
+		// By name, the values of a name given more than once in the
+		// key's order: "?a=1&a=2" and "?a=2&a=1" are two keys, which a
+		// server may read as two pages (the last value wins).
+		slices.SortStableFunc(ips, func(a, b iparam) int { return int(a.name - b.name) })
 		caps = append(caps, hcap{path: intern(pathID, path), params: ips, digest: d, key: k, t: r.t, url: r.url})
 	}
 	hd.errDigest = errDigest
