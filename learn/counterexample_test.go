@@ -116,6 +116,22 @@ func TestCounterexampleShapes(t *testing.T) {
 		{"no = and an empty value, given twice", func(cs []Capture) []Capture {
 			return alternate(cs, 3, "http://a.test/doc?v&v=x", "sha1:DOC1", "http://a.test/doc?v=&v=x", "sha1:DOC2")
 		}},
+		// The pages' history explains a disagreement only where the
+		// change can lie between the two captures: one capture of the
+		// other's digest, long before or after, does not explain them
+		// all.
+		{"history: the other's digest once, before", func(cs []Capture) []Capture {
+			cs = alternate(cs, 1, "http://a.test/doc?v=2", "sha1:DOC1", "http://a.test/doc?v=3", "sha1:DOC3")
+			return alternate(cs, 10, "http://a.test/doc?v=1", "sha1:DOC1", "http://a.test/doc?v=2", "sha1:DOC2")
+		}},
+		{"history: the other's digest once, after", func(cs []Capture) []Capture {
+			cs = alternate(cs, 10, "http://a.test/doc?v=1", "sha1:DOC1", "http://a.test/doc?v=2", "sha1:DOC2")
+			return alternate(cs, 1, "http://a.test/doc?v=1", "sha1:DOC2", "http://a.test/doc?v=3", "sha1:DOC3")
+		}},
+		{"history: each showed the other's digest once", func(cs []Capture) []Capture {
+			cs = alternate(cs, 1, "http://a.test/doc?v=1", "sha1:DOC2", "http://a.test/doc?v=2", "sha1:DOC1")
+			return alternate(cs, 10, "http://a.test/doc?v=1", "sha1:DOC1", "http://a.test/doc?v=2", "sha1:DOC2")
+		}},
 	}
 	for _, s := range shapes {
 		for name, p := range profiles {
@@ -125,6 +141,28 @@ func TestCounterexampleShapes(t *testing.T) {
 				t.Errorf("%s, %s: the rules %v merge %d pairs of a counterexample, e.g. %s", s.name, name, rules.Hosts, len(m), m[0])
 			}
 		}
+	}
+}
+
+// TestHistoryExplains holds the pages' history to what it explains: a
+// page that changed once, its captures before the change under some
+// values of v and after it under others, still learns v.
+func TestHistoryExplains(t *testing.T) {
+	tags := []string{"a", "b", "c", "d"}
+	var cs []Capture
+	for p := 0; p < 20; p++ {
+		for k := 0; k < 4; k++ {
+			d := fmt.Sprintf("sha1:ITEM%d", p)
+			if k >= 2 {
+				d += "-new" // each page changed once, between its second and third capture
+			}
+			cs = append(cs, Capture{URL: fmt.Sprintf("http://a.test/item?id=%d&v=%s", p, tags[(p+k)%4]),
+				Time: t0.Add(time.Duration(k*1000+p) * time.Hour), Status: 200, Digest: d})
+		}
+	}
+	rules, fs := learnAll(t, Options{}, cs)
+	if !slices.Contains(rules.Hosts["a.test"].TrackingParams, "v") {
+		t.Fatalf("v is not learned across one change of every page: %+v", fs)
 	}
 }
 

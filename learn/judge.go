@@ -89,8 +89,11 @@ type hostData struct {
 	caps        []hcap  // in time order (then URL and digest)
 	digestCount []int32 // captures of each digest among caps
 	keyDigests  [][]int32
-	errDigest   []bool // of each digest: an error page's (see newHostData)
-	excluded    int    // captures the pages' own history leaves out (noise, pages that change on every capture)
+	// spans holds, of each key and digest, the first and last known time
+	// (not 0) at which the key's captures show it.
+	spans     map[[2]int32][2]int64
+	errDigest []bool // of each digest: an error page's (see newHostData)
+	excluded  int    // captures the pages' own history leaves out (noise, pages that change on every capture)
 
 	pathNames map[string]bool // lowercase names of path parameters a rule would drop too (SessionParams); nil under TrackingParams
 
@@ -204,10 +207,19 @@ func newHostData(host string, recs []record) *hostData {
 	hd.caps = kept
 	hd.digestCount = make([]int32, len(digestID))
 	hd.keyDigests = make([][]int32, len(keyID))
+	hd.spans = map[[2]int32][2]int64{}
 	for _, c := range hd.caps {
 		hd.digestCount[c.digest]++
 		if !slices.Contains(hd.keyDigests[c.key], c.digest) {
 			hd.keyDigests[c.key] = append(hd.keyDigests[c.key], c.digest)
+		}
+		if c.t != 0 {
+			k := [2]int32{c.key, c.digest}
+			if sp, ok := hd.spans[k]; ok {
+				hd.spans[k] = [2]int64{min(sp[0], c.t), max(sp[1], c.t)}
+			} else {
+				hd.spans[k] = [2]int64{c.t, c.t}
+			}
 		}
 	}
 	slices.SortStableFunc(hd.caps, func(a, b hcap) int {
@@ -440,7 +452,7 @@ type pairKind uint8
 const (
 	pairAgree       pairKind = iota // one digest
 	pairErrorPage                   // one digest, an error page's: no agreement
-	pairHistory                     // either URL showed the other's digest at another time: the page changed
+	pairHistory                     // either URL showed the other's digest at another time, on the side of a change between them: the page changed
 	pairChurn                       // a change point of the host's pages lies between them
 	pairNeutral                     // a value seen once on the host: it cannot tell a page from noise
 	pairUnconfirmed                 // a digest seen once on the host: noise, unless its value's captures keep disagreeing
@@ -679,7 +691,7 @@ func (j *judgment) classify(a, b, g int32) pair {
 		p.kind = pairErrorPage
 	case ca.digest == cb.digest:
 		p.kind = pairAgree
-	case slices.Contains(hd.keyDigests[ca.key], cb.digest) || slices.Contains(hd.keyDigests[cb.key], ca.digest):
+	case hd.changed(ca, cb):
 		p.kind = pairHistory
 	case j.neutral(a, b, g):
 		p.kind = pairNeutral
@@ -690,6 +702,31 @@ func (j *judgment) classify(a, b, g int32) pair {
 		p.odd = [2]bool{hd.digestCount[ca.digest] == 1, hd.digestCount[cb.digest] == 1}
 	}
 	return p
+}
+
+// changed reports whether the pages' history explains the disagreement
+// of a and b (a no later than b): either URL showed the other's digest
+// at another time, and the change from a's digest to b's can lie between
+// them: neither URL shows a's digest after b, nor b's before a (a page
+// that shows both again and again, each on its own URL, is two pages,
+// however one of them once showed the other's). Unknown times do not
+// contradict.
+func (hd *hostData) changed(a, b *hcap) bool {
+	if !slices.Contains(hd.keyDigests[a.key], b.digest) && !slices.Contains(hd.keyDigests[b.key], a.digest) {
+		return false
+	}
+	if a.t == 0 || b.t == 0 {
+		return true
+	}
+	for _, k := range [2]int32{a.key, b.key} {
+		if sp, ok := hd.spans[[2]int32{k, a.digest}]; ok && sp[1] > b.t {
+			return false
+		}
+		if sp, ok := hd.spans[[2]int32{k, b.digest}]; ok && sp[0] < a.t {
+			return false
+		}
+	}
+	return true
 }
 
 // neutral reports whether the disagreement of captures a and b of group

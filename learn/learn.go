@@ -28,8 +28,11 @@
 // their keys; in each group, two captures next to each other in time
 // whose values of the set differ make a pair, which agrees when their
 // digests are equal. A disagreeing pair is explained, and says nothing
-// of the set, when either URL showed the other's digest at another time,
-// or when a change point of the host lies between its captures: a time
+// of the set, when either URL showed the other's digest at another time
+// and the change can lie between the two captures (neither URL shows the
+// earlier one's digest after the later capture, nor the later one's
+// before the earlier: URLs that keep showing their own digests are two
+// pages, even if one once showed the other's), or when a change point of the host lies between its captures: a time
 // at which the pages of at least two groups changed cleanly (neither
 // showed its old digest again) and where no page is seen unchanged (two
 // captures of a group next to each other in time with one digest). Of
