@@ -48,7 +48,7 @@ func checkLearnFlags(cfg *config) error {
 	}
 	if cfg.learnInput != "" {
 		if _, err := learn.ParseFormat(cfg.learnInput); err != nil {
-			return fmt.Errorf("-learn-input %q: want one of %s", cfg.learnInput, learnFormats())
+			return fmt.Errorf("-learn-input %s: want one of %s", quoteInput([]byte(cfg.learnInput)), learnFormats())
 		}
 	}
 	return nil

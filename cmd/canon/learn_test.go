@@ -182,6 +182,15 @@ func TestLearnUsage(t *testing.T) {
 			t.Errorf("canon %s: exit %d, stderr %q, want 2 and %q", strings.Join(c.args, " "), code, errOut, c.says)
 		}
 	}
+	// A format's name that holds a password (a URL given to the wrong
+	// flag) is quoted without it.
+	const pw = "s3cr3tPw"
+	for _, name := range []string{"http://u:" + pw + "@h/", "u:" + pw + "@h", "a?b=http://u:" + pw + "@h/", "u:" + pw + "%40h"} {
+		_, errOut, code := canonCmd(t, "", "-learn", "-learn-input", name)
+		if code != 2 || strings.Contains(errOut, pw) || !strings.Contains(errOut, "want one of") {
+			t.Errorf("canon -learn -learn-input %q: exit %d, stderr %q, want 2 and no password", name, code, errOut)
+		}
+	}
 }
 
 // The cases of "What was found" in the review of the learner, each run

@@ -448,7 +448,10 @@ func checkLearn(cfg *config, prof canon.Profile) error {
 	case cfg.learnInput == "":
 		return usageError("-mode learn needs -learn-input, the captures' format: %s", learnFormats())
 	case !slices.Contains(learn.Formats(), learn.Format(cfg.learnInput)):
-		return usageError("-learn-input %q: want one of %s", cfg.learnInput, learnFormats())
+		// (learn.ParseFormat's error quotes the name with any password
+		// masked: a URL given to the wrong flag.)
+		_, err := learn.ParseFormat(cfg.learnInput)
+		return usageError("-learn-input: %s", strings.TrimPrefix(err.Error(), "learn: "))
 	case !prof.Has(canon.RemoveTrackingParams) && !prof.Has(canon.RemoveSessionIDs):
 		return usageError("-mode learn: the profile %s has neither RemoveTrackingParams nor RemoveSessionIDs, which read the rules it learns: use -profile crawler, archive or aggressive", cfg.profile)
 	case cfg.base != "" || cfg.pairs:
