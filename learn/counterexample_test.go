@@ -166,10 +166,30 @@ func TestHistoryExplains(t *testing.T) {
 	}
 }
 
+// pairedTags is a host whose pages take two tags, from and src, that
+// always change together: learned as one set.
+func pairedTags() []Capture {
+	tags := []string{"a", "b", "c", "d"}
+	var cs []Capture
+	for p := 0; p < 20; p++ {
+		for k := 0; k < 3; k++ {
+			tag := tags[(p+k)%4]
+			cs = append(cs, Capture{URL: fmt.Sprintf("http://a.test/item?id=%d&from=%s&src=%s", p, tag, tag),
+				Time: t0.Add(time.Duration(len(cs)) * time.Hour), Status: 200, Digest: fmt.Sprintf("sha1:ITEM%d", p)})
+		}
+	}
+	return cs
+}
+
 // TestReportAgreesWithRules holds the findings to the rules: the names
-// of the sets a report calls learned, host by host, are the names of
-// the rules, whatever leaves a set out of them.
+// of the sets whose last finding in the report says learned, host by
+// host, are the names of the rules, whatever leaves a set out of them
+// (and Stats counts the last findings), and a pipeline that learns each
+// host apart (Hosts, Merge) writes the same rules.
 func TestReportAgreesWithRules(t *testing.T) {
+	withSub := func(cs []Capture, u string) []Capture {
+		return append(cs, Capture{URL: u, Status: 301})
+	}
 	cases := []struct {
 		name string
 		p    canon.Profile
@@ -183,24 +203,74 @@ func TestReportAgreesWithRules(t *testing.T) {
 			alternate(counterHost(), 1, "http://a.test/x;v=1", "sha1:X1", "http://a.test/x;v=2", "sha1:X2")},
 		{"a path parameter, crawler", canon.Crawler,
 			alternate(counterHost(), 1, "http://a.test/x;v=1", "sha1:X1", "http://a.test/x;v=2", "sha1:X2")},
+		{"a subdomain uses the name", canon.Crawler, withSub(counterHost(), "http://news.a.test/x?v=1")},
+		{"a subdomain uses the name as a path parameter", canon.Archive, withSub(counterHost(), "http://news.a.test/x;v=1")},
+		{"a set of two", canon.Crawler, pairedTags()},
+		{"a subdomain uses a name of a set of two", canon.Crawler, withSub(pairedTags(), "http://news.a.test/x?src=1")},
 	}
 	for _, c := range cases {
-		rules, fs := learnAll(t, Options{Profile: c.p}, c.caps)
-		reported := map[string][]string{}
-		for _, f := range fs {
-			if f.Verdict == Learned {
-				reported[f.Host] = append(reported[f.Host], f.Params...)
+		l := New(Options{Profile: c.p})
+		for _, cp := range c.caps {
+			if err := l.Add(cp); err != nil {
+				t.Fatal(err)
 			}
+		}
+		last := map[string]Finding{}
+		var order []string
+		rules, err := l.Learn(func(f Finding) {
+			k := f.Host + "\x00" + fmt.Sprint(f.Params)
+			if _, ok := last[k]; !ok {
+				order = append(order, k)
+			}
+			last[k] = f
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reported := map[string][]string{}
+		learnedSets := 0
+		for _, k := range order {
+			if f := last[k]; f.Verdict == Learned {
+				reported[f.Host] = append(reported[f.Host], f.Params...)
+				learnedSets++
+			}
+		}
+		for h := range reported {
+			slices.Sort(reported[h])
 		}
 		got := map[string][]string{}
 		for h, r := range rules.Hosts {
 			got[h] = append(slices.Clone(r.TrackingParams), r.SessionParams...)
 		}
-		for h := range reported {
-			slices.Sort(reported[h])
-		}
 		if fmt.Sprint(reported) != fmt.Sprint(got) {
 			t.Errorf("%s: the report learned %v, the rules hold %v", c.name, reported, got)
+		}
+		if st := l.Stats(); st.Learned != learnedSets {
+			t.Errorf("%s: Stats.Learned %d, the report's last findings learn %d sets", c.name, st.Learned, learnedSets)
+		}
+		// Host by host, merged.
+		byHost := map[string][]Capture{}
+		for _, cp := range c.caps {
+			if h, ok := Host(cp.URL, c.p); ok {
+				byHost[h] = append(byHost[h], cp)
+			}
+		}
+		var hrs []HostRules
+		for _, cs := range byHost {
+			hl := New(Options{Profile: c.p})
+			for _, cp := range cs {
+				if err := hl.Add(cp); err != nil {
+					t.Fatal(err)
+				}
+			}
+			hr, err := hl.Hosts(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hrs = append(hrs, hr...)
+		}
+		if a, b := fmt.Sprint(Merge(hrs, c.p).Hosts), fmt.Sprint(rules.Hosts); a != b {
+			t.Errorf("%s: merged host by host %s, learned at once %s", c.name, a, b)
 		}
 	}
 }

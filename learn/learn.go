@@ -300,12 +300,25 @@ func (l *Learner) Stats() Stats { return l.stats }
 // when not nil, is called with every finding: the hosts in the order of
 // their labels from the right (a domain before its subdomains), each
 // host's learned sets first, in the order they were learned, then every
-// other set of its last round of judgment that had pairs. Learn can be
-// called once; it removes the temporary directory.
+// other set of its last round of judgment that had pairs; a set learned
+// on a domain and left out of its rule because a subdomain uses one of
+// its names comes again, refused, after the subdomain's findings (a
+// set's last finding is its verdict, and Stats counts those). Learn can
+// be called once; it removes the temporary directory.
 func (l *Learner) Learn(report func(Finding)) (canon.Rules, error) {
-	var d domainRules
-	err := l.run(report, func(key []byte, h string, learned, names []string) {
-		d.add(key, h, learned, names)
+	// A set learned on a domain that a subdomain's captures show is left
+	// out of the domain's rule (domainRules) once the subdomains are
+	// judged: its finding comes again, refused, so that the report's last
+	// word on each set is the rules'.
+	d := domainRules{leftOut: func(f Finding) {
+		l.stats.Learned--
+		l.stats.Refused++
+		if report != nil {
+			report(f)
+		}
+	}}
+	err := l.run(report, func(key []byte, h string, learned []string, sets []Finding, names []string) {
+		d.add(key, h, learned, sets, names)
 	})
 	if err != nil {
 		return canon.Rules{}, err
@@ -318,11 +331,15 @@ func (l *Learner) Learn(report func(Finding)) (canon.Rules, error) {
 // applies to its captures), and every parameter name its captures have,
 // in lowercase (Names; under a profile whose rules are SessionParams,
 // the names of their path parameters too), which Merge needs for the
-// rules of the host's domains.
+// rules of the host's domains. Sets are the sets of parameters Learned
+// was learned in: a domain's rule leaves out a whole set one of whose
+// names a subdomain uses (a name of Learned in no set is a set of its
+// own).
 type HostRules struct {
 	Host    string
-	Learned []string `json:",omitempty"`
-	Names   []string `json:",omitempty"`
+	Learned []string   `json:",omitempty"`
+	Names   []string   `json:",omitempty"`
+	Sets    [][]string `json:",omitempty"`
 }
 
 // Hosts is Learn for a pipeline that learns hosts apart (a Beam
@@ -330,8 +347,12 @@ type HostRules struct {
 // each host, in the order Learn judges them, for Merge.
 func (l *Learner) Hosts(report func(Finding)) ([]HostRules, error) {
 	var out []HostRules
-	err := l.run(report, func(_ []byte, h string, learned, names []string) {
-		out = append(out, HostRules{Host: h, Learned: learned, Names: names})
+	err := l.run(report, func(_ []byte, h string, learned []string, sets []Finding, names []string) {
+		var ss [][]string
+		for _, f := range sets {
+			ss = append(ss, f.Params)
+		}
+		out = append(out, HostRules{Host: h, Learned: learned, Names: names, Sets: ss})
 	})
 	return out, err
 }
@@ -364,15 +385,33 @@ func Merge(hosts []HostRules, p canon.Profile) canon.Rules {
 	var d domainRules
 	for i := 0; i < len(ks); {
 		h := ks[i].h
-		learned, names := slices.Clone(h.Learned), lowerNames(h.Names)
-		j := i + 1
+		var learned, names []string
+		var sets []Finding
+		j := i
 		for ; j < len(ks) && string(ks[j].key) == string(ks[i].key); j++ {
-			learned = append(learned, ks[j].h.Learned...)
-			names = append(names, lowerNames(ks[j].h.Names)...)
+			hj := ks[j].h
+			learned = append(learned, hj.Learned...)
+			names = append(names, lowerNames(hj.Names)...)
+			inSet := map[string]bool{}
+			for _, set := range hj.Sets {
+				// (Only a set of names of Learned is one.)
+				if len(set) == 0 || slices.ContainsFunc(set, func(n string) bool { return !slices.Contains(hj.Learned, n) }) {
+					continue
+				}
+				sets = append(sets, Finding{Host: h.Host, Params: set, Verdict: Learned})
+				for _, n := range set {
+					inSet[n] = true
+				}
+			}
+			for _, n := range hj.Learned {
+				if !inSet[n] {
+					sets = append(sets, Finding{Host: h.Host, Params: []string{n}, Verdict: Learned})
+				}
+			}
 		}
 		slices.Sort(learned)
 		slices.Sort(names)
-		d.add(ks[i].key, h.Host, slices.Compact(learned), slices.Compact(names))
+		d.add(ks[i].key, h.Host, slices.Compact(learned), sets, slices.Compact(names))
 		i = j
 	}
 	return rulesOf(p, d.finish())
@@ -396,7 +435,7 @@ func (l *Learner) Close() error {
 
 // run judges the hosts of the captures added, in the order of their
 // hostKeys, and gives each one's result to each.
-func (l *Learner) run(report func(Finding), each func(key []byte, host string, learned, names []string)) error {
+func (l *Learner) run(report func(Finding), each func(key []byte, host string, learned []string, sets []Finding, names []string)) error {
 	if l.done.Swap(true) {
 		return ErrLearned
 	}
@@ -412,10 +451,12 @@ func (l *Learner) run(report func(Finding), each func(key []byte, host string, l
 			return
 		}
 		learned, names, findings := l.judgeBatch(&b)
+		var sets []Finding
 		for _, f := range findings {
 			switch f.Verdict {
 			case Learned:
 				l.stats.Learned++
+				sets = append(sets, f)
 			case Refused:
 				l.stats.Refused++
 			default:
@@ -425,7 +466,10 @@ func (l *Learner) run(report func(Finding), each func(key []byte, host string, l
 				report(f)
 			}
 		}
-		each(b.key, b.host, learned, names)
+		if learned == nil {
+			sets = nil
+		}
+		each(b.key, b.host, learned, sets, names)
 	}
 	for {
 		rec, err := src.next()
