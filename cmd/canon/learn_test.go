@@ -685,3 +685,14 @@ func TestLearnInterrupted(t *testing.T) {
 		t.Errorf("%s holds %v after the interrupt", tmp, left)
 	}
 }
+
+// TestLearnSummarySampled: the summary's count of the captures a sample
+// left out names both bounds of a host's sample (a host of fewer than
+// 100000 captures is sampled when they take more than 64 MiB).
+func TestLearnSummarySampled(t *testing.T) {
+	var b bytes.Buffer
+	printLearnSummary(&b, learn.Stats{Captures: 12, Sampled: 3, Hosts: 1}, 12, 0, 0, nil)
+	if !strings.Contains(b.String(), ", 3 out of the sample of a host with more than 100000 captures or 64 MiB of them)") {
+		t.Errorf("summary %q", b.String())
+	}
+}

@@ -706,7 +706,7 @@ func printLearnSummary(w io.Writer, res beam.PipelineResult, cfg *config) {
 	}
 	sampled := ""
 	if n["skipped-sampled"] > 0 {
-		sampled = fmt.Sprintf(", %d out of the sample of a host with more than 100000", n["skipped-sampled"])
+		sampled = fmt.Sprintf(", %d out of the sample of a host with more than 100000 captures or 64 MiB of them", n["skipped-sampled"])
 	}
 	fmt.Fprintf(w, "canon-beam: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL%s): rules for %d hosts (%s-*)\n",
 		n["captures"], n["malformed"], n["skipped-status"], n["skipped-no-digest"], n["skipped-empty-payload"], n["no-host"]+n["skipped-invalid"], sampled, n["rule-hosts"], cfg.failuresPrefix())
