@@ -274,3 +274,39 @@ func TestReportAgreesWithRules(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeHostInParts: learners of parts of one host's captures, merged,
+// keep only what none of them refused: one part learns v, the other
+// shows a counterexample (or only uses v); the merged rules never merge
+// the counterexample, and the control, the first part alone, learns v.
+func TestMergeHostInParts(t *testing.T) {
+	hostsOf := func(cs []Capture) []HostRules {
+		l := New(Options{})
+		for _, c := range cs {
+			if err := l.Add(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hr, err := l.Hosts(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hr
+	}
+	first := hostsOf(counterHost())
+	if r := Merge(first, canon.Crawler); !slices.Contains(r.Hosts["a.test"].TrackingParams, "v") {
+		t.Fatalf("the first part alone learns %+v, not v", r)
+	}
+	counter := alternate(nil, 3, "http://a.test/doc?v=1", "sha1:DOC1", "http://a.test/doc?v=2", "sha1:DOC2")
+	for _, second := range [][]Capture{counter, {{URL: "http://a.test/doc?V=1", Status: 404}}} {
+		for _, parts := range [][]HostRules{append(slices.Clone(first), hostsOf(second)...), append(hostsOf(second), first...)} {
+			r := Merge(parts, canon.Crawler)
+			if len(r.Hosts) != 0 {
+				t.Errorf("parts %+v: merged %v, want no rule (the second part uses v and does not learn it)", parts, r.Hosts)
+			}
+			if m := counterMerges(t, canon.Crawler, append(counterHost(), second...), r); len(m) > 0 {
+				t.Errorf("parts %+v: %s", parts, m[0])
+			}
+		}
+	}
+}

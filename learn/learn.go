@@ -362,7 +362,10 @@ func (l *Learner) Hosts(report func(Finding)) ([]HostRules, error) {
 // Learner.Learn does: the names learned of each host, less those that a
 // host the rule would apply to uses without having learned them. Given
 // the Hosts of Learners that each had all the captures of their hosts,
-// it gives the Rules one Learner of all the captures gives.
+// it gives the Rules one Learner of all the captures gives. A host given
+// more than once (Learners of parts of its captures) keeps only what
+// none of them refused: a name one of them uses without having learned
+// it is left out, with the sets it was learned in.
 func Merge(hosts []HostRules, p canon.Profile) canon.Rules {
 	if p == (canon.Profile{}) {
 		p = canon.Crawler
@@ -379,8 +382,6 @@ func Merge(hosts []HostRules, p canon.Profile) canon.Rules {
 		}
 		ks = append(ks, keyed{k, h})
 	}
-	// (A host given more than once: the union of what was learned, and
-	// of the names.)
 	slices.SortStableFunc(ks, func(a, b keyed) int { return strings.Compare(string(a.key), string(b.key)) })
 	var d domainRules
 	for i := 0; i < len(ks); {
@@ -407,6 +408,25 @@ func Merge(hosts []HostRules, p canon.Profile) canon.Rules {
 				if !inSet[n] {
 					sets = append(sets, Finding{Host: h.Host, Params: []string{n}, Verdict: Learned})
 				}
+			}
+		}
+		if j-i > 1 {
+			// A host given more than once (learners of parts of its
+			// captures): a name one of them uses without having learned
+			// it is learned by none, nor is the set it is in.
+			vetoed := map[string]bool{}
+			for _, k := range ks[i:j] {
+				for _, n := range k.h.Names {
+					if !slices.ContainsFunc(k.h.Learned, func(m string) bool { return strings.EqualFold(m, n) }) {
+						vetoed[strings.ToLower(n)] = true
+					}
+				}
+			}
+			bad := func(n string) bool { return vetoed[strings.ToLower(n)] }
+			sets = slices.DeleteFunc(sets, func(f Finding) bool { return slices.ContainsFunc(f.Params, bad) })
+			learned = learned[:0]
+			for _, f := range sets {
+				learned = append(learned, f.Params...)
 			}
 		}
 		slices.Sort(learned)
