@@ -244,24 +244,29 @@ func rulesOf(p canon.Profile, byHost map[string][]string) canon.Rules {
 
 // domainRules makes the rules of the hosts' results, given in the order
 // of their hostKeys (a domain before its subdomains): each host's
-// learned names, less those that a host the rule applies to (a
-// subdomain with no rule of its own... or with one: a rule that could
-// apply is enough) uses without having learned them.
+// learned sets, less those with a name that a host the rule applies to
+// (a subdomain with no rule of its own... or with one: a rule that could
+// apply is enough) uses without having learned it. The finding of a
+// set left out is given to leftOut, when not nil, refused, saying why.
 type domainRules struct {
-	stack []*domainNode // the hosts with names learned whose subdomains may come next
-	out   map[string][]string
+	stack   []*domainNode // the hosts with names learned whose subdomains may come next
+	out     map[string][]string
+	leftOut func(Finding)
 }
 
 type domainNode struct {
 	key     []byte
 	host    string
 	learned []string
-	drop    map[string]bool // lowercase
+	sets    []Finding         // the learned sets (Params), with their evidence
+	drop    map[string]string // lowercase name: the first subdomain that uses it
 }
 
-// add takes the result of one host, whose hostKey is key; names are the
-// (lowercase) parameter names its captures use.
-func (d *domainRules) add(key []byte, host string, learned, names []string) {
+// add takes the result of one host, whose hostKey is key: the names it
+// learned, in the sets it learned them (their findings; nil: each name a
+// set of its own); names are the (lowercase) parameter names its
+// captures use.
+func (d *domainRules) add(key []byte, host string, learned []string, sets []Finding, names []string) {
 	for len(d.stack) > 0 {
 		top := d.stack[len(d.stack)-1]
 		if len(key) > len(top.key) && bytes.HasPrefix(key, top.key) && key[len(top.key)] == 1 {
@@ -277,23 +282,50 @@ func (d *domainRules) add(key []byte, host string, learned, names []string) {
 				ln := strings.ToLower(n)
 				if _, used := slices.BinarySearch(names, ln); used && !slices.ContainsFunc(learned, func(m string) bool { return strings.EqualFold(m, n) }) {
 					if anc.drop == nil {
-						anc.drop = map[string]bool{}
+						anc.drop = map[string]string{}
 					}
-					anc.drop[ln] = true
+					if _, ok := anc.drop[ln]; !ok {
+						anc.drop[ln] = host
+					}
 				}
 			}
 		}
 	}
 	if len(learned) > 0 {
-		d.stack = append(d.stack, &domainNode{key: slices.Clone(key), host: host, learned: learned})
+		if sets == nil {
+			for _, n := range learned {
+				sets = append(sets, Finding{Host: host, Params: []string{n}, Verdict: Learned})
+			}
+		}
+		d.stack = append(d.stack, &domainNode{key: slices.Clone(key), host: host, learned: learned, sets: sets})
 	}
 }
 
+// pop ends the domain on top of the stack: its rule is the names of
+// its sets that no subdomain made it drop.
 func (d *domainRules) pop() {
 	n := d.stack[len(d.stack)-1]
 	d.stack = d.stack[:len(d.stack)-1]
-	list := slices.DeleteFunc(slices.Clone(n.learned), func(s string) bool { return n.drop[strings.ToLower(s)] })
+	var list []string
+	for _, f := range n.sets {
+		sub, name := "", ""
+		for _, m := range f.Params {
+			if h, ok := n.drop[strings.ToLower(m)]; ok {
+				sub, name = h, m
+				break
+			}
+		}
+		if sub == "" {
+			list = append(list, f.Params...)
+		} else if d.leftOut != nil {
+			f.Verdict = Refused
+			f.Why = "left out of the rule: " + sub + ", which the rule would apply to, uses " + name + " without having learned it"
+			d.leftOut(f)
+		}
+	}
 	if len(list) > 0 {
+		slices.Sort(list)
+		list = slices.Compact(list)
 		if d.out == nil {
 			d.out = map[string][]string{}
 		}
@@ -307,4 +339,39 @@ func (d *domainRules) finish() map[string][]string {
 		d.pop()
 	}
 	return d.out
+}
+
+// addPathParamNames adds to names, in lowercase, the name of each path
+// parameter ";name=value" of the key's path (a parameter runs to the
+// next ";" or "/", its name to its first "="), which a SessionParams
+// rule of that name drops as canon's RemoveSessionIDs does.
+func addPathParamNames(names map[string]bool, key string) {
+	path := key
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	if i := strings.Index(path, "//"); i >= 0 && !strings.ContainsAny(path[:i], "/") {
+		// (The authority, which may hold a ";" in its userinfo.)
+		rest := path[i+2:]
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			return
+		}
+		path = rest[j:]
+	}
+	for {
+		i := strings.IndexByte(path, ';')
+		if i < 0 {
+			return
+		}
+		path = path[i+1:]
+		end := strings.IndexAny(path, ";/")
+		if end < 0 {
+			end = len(path)
+		}
+		if name, _, ok := strings.Cut(path[:end], "="); ok && name != "" {
+			names[strings.ToLower(name)] = true
+		}
+		path = path[end:]
+	}
 }

@@ -41,7 +41,7 @@ func noiseAllowance(n int) int {
 // hcap is an evidence capture as a judgment reads it.
 type hcap struct {
 	path   int32    // interned: the key up to its query
-	params []iparam // the key's query parameters, interned, sorted (by name, then value)
+	params []iparam // the key's query parameters, interned, sorted by name (a name's values in the key's order)
 	digest int32    // interned
 	key    int32    // interned key: captures of one URL
 	t      int64    // Unix nanoseconds; 0: unknown
@@ -53,8 +53,12 @@ type iparam struct{ name, value int32 }
 
 type param struct{ name, value string }
 
+// noValue is the value of a parameter written without "=" ("?a", which
+// is another key than "?a="): no key holds a byte below 0x20 unescaped.
+const noValue = "\x01"
+
 // splitKey splits a key into what precedes its query and its query's
-// parameters (name up to the first "=").
+// parameters (name up to the first "=", a value noValue without one).
 func splitKey(key string) (string, []param) {
 	if i := strings.IndexByte(key, '#'); i >= 0 {
 		key = key[:i]
@@ -70,7 +74,10 @@ func splitKey(key string) (string, []param) {
 		if pair == "" {
 			continue
 		}
-		name, value, _ := strings.Cut(pair, "=")
+		name, value, eq := strings.Cut(pair, "=")
+		if !eq {
+			value = noValue
+		}
 		ps = append(ps, param{name, value})
 	}
 	return key[:q], ps
@@ -82,8 +89,13 @@ type hostData struct {
 	caps        []hcap  // in time order (then URL and digest)
 	digestCount []int32 // captures of each digest among caps
 	keyDigests  [][]int32
-	errDigest   []bool // of each digest: an error page's (see newHostData)
-	excluded    int    // captures the pages' own history leaves out (noise, pages that change on every capture)
+	// spans holds, of each key and digest, the first and last known time
+	// (not 0) at which the key's captures show it.
+	spans     map[[2]int32][2]int64
+	errDigest []bool // of each digest: an error page's (see newHostData)
+	excluded  int    // captures the pages' own history leaves out (noise, pages that change on every capture)
+
+	pathNames map[string]bool // lowercase names of path parameters a rule would drop too (SessionParams); nil under TrackingParams
 
 	budget     int  // judgments the rounds may still make (maxJudgeWork)
 	unfinished bool // the rounds ran out of it
@@ -148,12 +160,10 @@ func newHostData(host string, recs []record) *hostData {
 			}
 			ips[i] = iparam{n, intern(hd.valueID, p.value)}
 		}
-		slices.SortFunc(ips, func(a, b iparam) int {
-			if a.name != b.name {
-				return int(a.name - b.name)
-			}
-			return int(a.value - b.value)
-		})
+		// By name, the values of a name given more than once in the
+		// key's order: "?a=1&a=2" and "?a=2&a=1" are two keys, which a
+		// server may read as two pages (the last value wins).
+		slices.SortStableFunc(ips, func(a, b iparam) int { return int(a.name - b.name) })
 		caps = append(caps, hcap{path: intern(pathID, path), params: ips, digest: d, key: k, t: r.t, url: r.url})
 	}
 	hd.errDigest = errDigest
@@ -197,10 +207,19 @@ func newHostData(host string, recs []record) *hostData {
 	hd.caps = kept
 	hd.digestCount = make([]int32, len(digestID))
 	hd.keyDigests = make([][]int32, len(keyID))
+	hd.spans = map[[2]int32][2]int64{}
 	for _, c := range hd.caps {
 		hd.digestCount[c.digest]++
 		if !slices.Contains(hd.keyDigests[c.key], c.digest) {
 			hd.keyDigests[c.key] = append(hd.keyDigests[c.key], c.digest)
+		}
+		if c.t != 0 {
+			k := [2]int32{c.key, c.digest}
+			if sp, ok := hd.spans[k]; ok {
+				hd.spans[k] = [2]int64{min(sp[0], c.t), max(sp[1], c.t)}
+			} else {
+				hd.spans[k] = [2]int64{c.t, c.t}
+			}
 		}
 	}
 	slices.SortStableFunc(hd.caps, func(a, b hcap) int {
@@ -290,28 +309,51 @@ func (hd *hostData) learnHost(minPairs int) (learned []string, sample string, fi
 		samples = slices.Delete(samples, failed, failed+1)
 	}
 	last = append(last, bannedFindings...)
-	ignored := map[string]bool{}
-	for _, set := range sets {
-		for _, n := range set {
-			ignored[n] = true
-		}
-	}
-	// canon.Rules match names in any letter case: a learned name that
-	// another name of the host spells in another case would drop that one
-	// too, which nothing showed irrelevant.
+	// A learned set makes a rule only where the rule would drop nothing
+	// but what was judged. canon.Rules match names in any letter case: a
+	// learned name that another name of the host spells in another case
+	// would drop that one too; and a SessionParams rule drops the path
+	// parameters of its names too (";name=value"), which no judgment
+	// sees. Such a set is refused (its finding says why), and the others
+	// stand: they were judged with its names left out of the groups, which
+	// only joins more captures into a group.
 	folded := map[string]int{}
 	for n := range count {
 		folded[strings.ToLower(n)]++
 	}
-	for n := range ignored {
-		if folded[strings.ToLower(n)] == 1 {
-			learned = append(learned, n)
+	unusable := func(n string) string {
+		switch ln := strings.ToLower(n); {
+		case folded[ln] > 1:
+			return "no rule: another parameter of the host spells " + n + " in another letter case, which the rule would drop too"
+		case hd.pathNames[ln]:
+			return "no rule: the host's captures use " + n + " as a path parameter (;" + n + "=…), which the rule (SessionParams) would drop too"
+		}
+		return ""
+	}
+	var kept []Finding
+	var refused []Finding
+	sample = ""
+	for i, set := range sets {
+		why := ""
+		for _, n := range set {
+			if why = unusable(n); why != "" {
+				break
+			}
+		}
+		if why != "" {
+			f := findings[i]
+			f.Verdict, f.Why = Refused, why
+			refused = append(refused, f)
+			continue
+		}
+		kept = append(kept, findings[i])
+		learned = append(learned, set...)
+		if sample == "" {
+			sample = samples[i]
 		}
 	}
 	sort.Strings(learned)
-	if len(samples) > 0 {
-		sample = samples[0]
-	}
+	findings = append(kept, refused...)
 	return learned, sample, append(findings, last...)
 }
 
@@ -410,7 +452,7 @@ type pairKind uint8
 const (
 	pairAgree       pairKind = iota // one digest
 	pairErrorPage                   // one digest, an error page's: no agreement
-	pairHistory                     // either URL showed the other's digest at another time: the page changed
+	pairHistory                     // either URL showed the other's digest at another time, on the side of a change between them: the page changed
 	pairChurn                       // a change point of the host's pages lies between them
 	pairNeutral                     // a value seen once on the host: it cannot tell a page from noise
 	pairUnconfirmed                 // a digest seen once on the host: noise, unless its value's captures keep disagreeing
@@ -649,7 +691,7 @@ func (j *judgment) classify(a, b, g int32) pair {
 		p.kind = pairErrorPage
 	case ca.digest == cb.digest:
 		p.kind = pairAgree
-	case slices.Contains(hd.keyDigests[ca.key], cb.digest) || slices.Contains(hd.keyDigests[cb.key], ca.digest):
+	case hd.changed(ca, cb):
 		p.kind = pairHistory
 	case j.neutral(a, b, g):
 		p.kind = pairNeutral
@@ -660,6 +702,31 @@ func (j *judgment) classify(a, b, g int32) pair {
 		p.odd = [2]bool{hd.digestCount[ca.digest] == 1, hd.digestCount[cb.digest] == 1}
 	}
 	return p
+}
+
+// changed reports whether the pages' history explains the disagreement
+// of a and b (a no later than b): either URL showed the other's digest
+// at another time, and the change from a's digest to b's can lie between
+// them: neither URL shows a's digest after b, nor b's before a (a page
+// that shows both again and again, each on its own URL, is two pages,
+// however one of them once showed the other's). Unknown times do not
+// contradict.
+func (hd *hostData) changed(a, b *hcap) bool {
+	if !slices.Contains(hd.keyDigests[a.key], b.digest) && !slices.Contains(hd.keyDigests[b.key], a.digest) {
+		return false
+	}
+	if a.t == 0 || b.t == 0 {
+		return true
+	}
+	for _, k := range [2]int32{a.key, b.key} {
+		if sp, ok := hd.spans[[2]int32{k, a.digest}]; ok && sp[1] > b.t {
+			return false
+		}
+		if sp, ok := hd.spans[[2]int32{k, b.digest}]; ok && sp[0] < a.t {
+			return false
+		}
+	}
+	return true
 }
 
 // neutral reports whether the disagreement of captures a and b of group

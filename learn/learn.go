@@ -28,8 +28,11 @@
 // their keys; in each group, two captures next to each other in time
 // whose values of the set differ make a pair, which agrees when their
 // digests are equal. A disagreeing pair is explained, and says nothing
-// of the set, when either URL showed the other's digest at another time,
-// or when a change point of the host lies between its captures: a time
+// of the set, when either URL showed the other's digest at another time
+// and the change can lie between the two captures (neither URL shows the
+// earlier one's digest after the later capture, nor the later one's
+// before the earlier: URLs that keep showing their own digests are two
+// pages, even if one once showed the other's), or when a change point of the host lies between its captures: a time
 // at which the pages of at least two groups changed cleanly (neither
 // showed its old digest again) and where no page is seen unchanged (two
 // captures of a group next to each other in time with one digest). Of
@@ -61,7 +64,12 @@
 // judged again with all the other learned sets left out (a set learned
 // early, on groups another parameter split thin, may show its
 // counterexamples only then); one that fails is refused and the others
-// learned again without it. A set that nothing refuses but that has too
+// learned again without it. A set whose rule would drop more than was
+// judged is refused too: a name another name of the host spells in
+// another letter case (canon.Rules match names in any case), and, where
+// the rules are SessionParams (which drop ";name=value" path parameters
+// too), a name the captures of the host or of a subdomain use as a path
+// parameter. A set that nothing refuses but that has too
 // little evidence is a near miss. A name learned on one host says
 // nothing about another.
 //
@@ -292,12 +300,25 @@ func (l *Learner) Stats() Stats { return l.stats }
 // when not nil, is called with every finding: the hosts in the order of
 // their labels from the right (a domain before its subdomains), each
 // host's learned sets first, in the order they were learned, then every
-// other set of its last round of judgment that had pairs. Learn can be
-// called once; it removes the temporary directory.
+// other set of its last round of judgment that had pairs; a set learned
+// on a domain and left out of its rule because a subdomain uses one of
+// its names comes again, refused, after the subdomain's findings (a
+// set's last finding is its verdict, and Stats counts those). Learn can
+// be called once; it removes the temporary directory.
 func (l *Learner) Learn(report func(Finding)) (canon.Rules, error) {
-	var d domainRules
-	err := l.run(report, func(key []byte, h string, learned, names []string) {
-		d.add(key, h, learned, names)
+	// A set learned on a domain that a subdomain's captures show is left
+	// out of the domain's rule (domainRules) once the subdomains are
+	// judged: its finding comes again, refused, so that the report's last
+	// word on each set is the rules'.
+	d := domainRules{leftOut: func(f Finding) {
+		l.stats.Learned--
+		l.stats.Refused++
+		if report != nil {
+			report(f)
+		}
+	}}
+	err := l.run(report, func(key []byte, h string, learned []string, sets []Finding, names []string) {
+		d.add(key, h, learned, sets, names)
 	})
 	if err != nil {
 		return canon.Rules{}, err
@@ -308,12 +329,17 @@ func (l *Learner) Learn(report func(Finding)) (canon.Rules, error) {
 // HostRules is what a Learner learned of one host: the names learned
 // (Learned, those of a rule canon.Rules can hold for the host and that
 // applies to its captures), and every parameter name its captures have,
-// in lowercase (Names), which Merge needs for the rules of the host's
-// domains.
+// in lowercase (Names; under a profile whose rules are SessionParams,
+// the names of their path parameters too), which Merge needs for the
+// rules of the host's domains. Sets are the sets of parameters Learned
+// was learned in: a domain's rule leaves out a whole set one of whose
+// names a subdomain uses (a name of Learned in no set is a set of its
+// own).
 type HostRules struct {
 	Host    string
-	Learned []string `json:",omitempty"`
-	Names   []string `json:",omitempty"`
+	Learned []string   `json:",omitempty"`
+	Names   []string   `json:",omitempty"`
+	Sets    [][]string `json:",omitempty"`
 }
 
 // Hosts is Learn for a pipeline that learns hosts apart (a Beam
@@ -321,8 +347,12 @@ type HostRules struct {
 // each host, in the order Learn judges them, for Merge.
 func (l *Learner) Hosts(report func(Finding)) ([]HostRules, error) {
 	var out []HostRules
-	err := l.run(report, func(_ []byte, h string, learned, names []string) {
-		out = append(out, HostRules{Host: h, Learned: learned, Names: names})
+	err := l.run(report, func(_ []byte, h string, learned []string, sets []Finding, names []string) {
+		var ss [][]string
+		for _, f := range sets {
+			ss = append(ss, f.Params)
+		}
+		out = append(out, HostRules{Host: h, Learned: learned, Names: names, Sets: ss})
 	})
 	return out, err
 }
@@ -332,7 +362,10 @@ func (l *Learner) Hosts(report func(Finding)) ([]HostRules, error) {
 // Learner.Learn does: the names learned of each host, less those that a
 // host the rule would apply to uses without having learned them. Given
 // the Hosts of Learners that each had all the captures of their hosts,
-// it gives the Rules one Learner of all the captures gives.
+// it gives the Rules one Learner of all the captures gives. A host given
+// more than once (Learners of parts of its captures) keeps only what
+// none of them refused: a name one of them uses without having learned
+// it is left out, with the sets it was learned in.
 func Merge(hosts []HostRules, p canon.Profile) canon.Rules {
 	if p == (canon.Profile{}) {
 		p = canon.Crawler
@@ -349,21 +382,56 @@ func Merge(hosts []HostRules, p canon.Profile) canon.Rules {
 		}
 		ks = append(ks, keyed{k, h})
 	}
-	// (A host given more than once: the union of what was learned, and
-	// of the names.)
 	slices.SortStableFunc(ks, func(a, b keyed) int { return strings.Compare(string(a.key), string(b.key)) })
 	var d domainRules
 	for i := 0; i < len(ks); {
 		h := ks[i].h
-		learned, names := slices.Clone(h.Learned), lowerNames(h.Names)
-		j := i + 1
+		var learned, names []string
+		var sets []Finding
+		j := i
 		for ; j < len(ks) && string(ks[j].key) == string(ks[i].key); j++ {
-			learned = append(learned, ks[j].h.Learned...)
-			names = append(names, lowerNames(ks[j].h.Names)...)
+			hj := ks[j].h
+			learned = append(learned, hj.Learned...)
+			names = append(names, lowerNames(hj.Names)...)
+			inSet := map[string]bool{}
+			for _, set := range hj.Sets {
+				// (Only a set of names of Learned is one.)
+				if len(set) == 0 || slices.ContainsFunc(set, func(n string) bool { return !slices.Contains(hj.Learned, n) }) {
+					continue
+				}
+				sets = append(sets, Finding{Host: h.Host, Params: set, Verdict: Learned})
+				for _, n := range set {
+					inSet[n] = true
+				}
+			}
+			for _, n := range hj.Learned {
+				if !inSet[n] {
+					sets = append(sets, Finding{Host: h.Host, Params: []string{n}, Verdict: Learned})
+				}
+			}
+		}
+		if j-i > 1 {
+			// A host given more than once (learners of parts of its
+			// captures): a name one of them uses without having learned
+			// it is learned by none, nor is the set it is in.
+			vetoed := map[string]bool{}
+			for _, k := range ks[i:j] {
+				for _, n := range k.h.Names {
+					if !slices.ContainsFunc(k.h.Learned, func(m string) bool { return strings.EqualFold(m, n) }) {
+						vetoed[strings.ToLower(n)] = true
+					}
+				}
+			}
+			bad := func(n string) bool { return vetoed[strings.ToLower(n)] }
+			sets = slices.DeleteFunc(sets, func(f Finding) bool { return slices.ContainsFunc(f.Params, bad) })
+			learned = learned[:0]
+			for _, f := range sets {
+				learned = append(learned, f.Params...)
+			}
 		}
 		slices.Sort(learned)
 		slices.Sort(names)
-		d.add(ks[i].key, h.Host, slices.Compact(learned), slices.Compact(names))
+		d.add(ks[i].key, h.Host, slices.Compact(learned), sets, slices.Compact(names))
 		i = j
 	}
 	return rulesOf(p, d.finish())
@@ -387,7 +455,7 @@ func (l *Learner) Close() error {
 
 // run judges the hosts of the captures added, in the order of their
 // hostKeys, and gives each one's result to each.
-func (l *Learner) run(report func(Finding), each func(key []byte, host string, learned, names []string)) error {
+func (l *Learner) run(report func(Finding), each func(key []byte, host string, learned []string, sets []Finding, names []string)) error {
 	if l.done.Swap(true) {
 		return ErrLearned
 	}
@@ -403,10 +471,12 @@ func (l *Learner) run(report func(Finding), each func(key []byte, host string, l
 			return
 		}
 		learned, names, findings := l.judgeBatch(&b)
+		var sets []Finding
 		for _, f := range findings {
 			switch f.Verdict {
 			case Learned:
 				l.stats.Learned++
+				sets = append(sets, f)
 			case Refused:
 				l.stats.Refused++
 			default:
@@ -416,7 +486,10 @@ func (l *Learner) run(report func(Finding), each func(key []byte, host string, l
 				report(f)
 			}
 		}
-		each(b.key, b.host, learned, names)
+		if learned == nil {
+			sets = nil
+		}
+		each(b.key, b.host, learned, sets, names)
 	}
 	for {
 		rec, err := src.next()
@@ -444,12 +517,13 @@ func (l *Learner) run(report func(Finding), each func(key []byte, host string, l
 // their key: the sample is the paths of the smallest ranks, whole, and
 // the last one cut by the rank of its URLs), and the names of all.
 type hostBatch struct {
-	key     []byte
-	host    string
-	evid    []record
-	bytes   int
-	names   map[string]bool
-	sampled int
+	key       []byte
+	host      string
+	evid      []record
+	bytes     int
+	names     map[string]bool
+	pathNames map[string]bool // the names of the path parameters (";name=value") of all
+	sampled   int
 }
 
 func (b *hostBatch) reset(key []byte) {
@@ -457,6 +531,7 @@ func (b *hostBatch) reset(key []byte) {
 	b.host = hostOfKey(key)
 	b.evid, b.bytes, b.sampled = nil, 0, 0
 	b.names = map[string]bool{}
+	b.pathNames = map[string]bool{}
 }
 
 func (b *hostBatch) add(rec []byte) error {
@@ -476,6 +551,7 @@ func (b *hostBatch) add(rec []byte) error {
 			}
 		}
 	}
+	addPathParamNames(b.pathNames, r.key)
 	if r.kind != recEvidence {
 		return nil
 	}
@@ -499,11 +575,25 @@ func (l *Learner) judgeBatch(b *hostBatch) (learned, names []string, findings []
 	for n := range b.names {
 		names = append(names, n)
 	}
+	// Under a profile that reads the rules as SessionParams, a rule also
+	// drops the path parameters ";name=value" of its names, which no
+	// judgment sees (a path is a page's): a name the host's captures use
+	// as one gets no rule, here or on a domain above.
+	var pathNames map[string]bool
+	if !l.p.Has(canon.RemoveTrackingParams) {
+		pathNames = b.pathNames
+		for n := range pathNames {
+			if !b.names[n] {
+				names = append(names, n)
+			}
+		}
+	}
 	sort.Strings(names)
 	if len(b.evid) < 2 {
 		return nil, names, nil
 	}
 	hd := newHostData(b.host, b.evid)
+	hd.pathNames = pathNames
 	learnedNames, sample, findings := hd.learnHost(l.minPairs)
 	if hd.unfinished {
 		l.stats.Unfinished++

@@ -84,9 +84,10 @@ func (e *LineError) Error() string {
 func (e *LineError) Unwrap() error { return ErrMalformed }
 
 // quoteField quotes a field of a line for an error: at most 100 bytes of
-// it (and an ellipsis), with any password masked.
+// it (and an ellipsis), with any password masked (redactField: the field
+// is no URL, and all before an "@" in it goes).
 func quoteField(s string) string {
-	s = redact(s)
+	s = redactField(s)
 	if len(s) > 100 {
 		cut := 100
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -367,7 +368,7 @@ func (s *jsonStatus) UnmarshalJSON(b []byte) error {
 	}
 	n, ok := parseStatus(v)
 	if !ok {
-		return errors.New("bad status " + quoteField(string(b)))
+		return errors.New("bad status " + quoteField(v)) // (the value, its JSON escapes decoded)
 	}
 	*s = jsonStatus(n)
 	return nil

@@ -528,3 +528,65 @@ func TestReadCapturesRedacts(t *testing.T) {
 		}
 	}
 }
+
+// TestReadCapturesRedactsFields scans the fields a message quotes (a
+// timestamp, a status, a CDX header's field code, a format's name), in
+// every format, with a password in each shape a field cut out of a URL
+// can hold it: after a "?", a "#" or a "/" that ends an authority, after
+// a quote, escaped in JSON or in percent-encoding. No message holds it.
+func TestReadCapturesRedactsFields(t *testing.T) {
+	const pw = "s3cr3tPw"
+	shapes := []string{
+		"u:" + pw + "@h", "http://u:" + pw + "@h/", "//u:" + pw + "@h", "a?b=http://u:" + pw + "@h/",
+		"x/http://u:" + pw + "@h", "#u:" + pw + "@h", "a#http://u:" + pw + "@h", "h?u:" + pw + "@h",
+		"u:" + pw + "%40h", "u:" + pw + "%2540h", "u:" + pw + "\uff20h", "http:u:" + pw + "@h",
+		"http://u:" + pw + "@h@i/", "u:" + pw + "@",
+	}
+	jsonShapes := []string{`u:` + pw + `\u0040h`, `//u:` + pw + `@h`, `a?b=http://u:` + pw + `@h/`}
+	n := 0
+	check := func(f Format, line string) {
+		t.Helper()
+		for _, err := range ReadCaptures(strings.NewReader(line+"\n"), f) {
+			if err == nil {
+				continue
+			}
+			n++
+			if strings.Contains(err.Error(), pw) {
+				t.Errorf("format %q, %q: error %q", f, line, err)
+			}
+		}
+	}
+	for _, s := range shapes {
+		for _, f := range []Format{CDX, ""} {
+			check(f, "k "+s+" http://a/ t 200 D - - 0")
+			check(f, "k 20240101000000 http://a/ t "+s+" D - - 0")
+			check(f, " CDX N b a "+s)
+		}
+		for _, f := range []Format{CDXJ, ""} {
+			check(f, "k "+s+` {"url":"http://a/"}`)
+		}
+		for _, f := range []Format{CrawlLog, ""} {
+			check(f, s+" 200 1 http://a/ L - t/h t 2024 D")
+			check(f, "2024-01-01T00:00:00Z "+s+" 1 http://a/ L - t/h t 2024 D")
+		}
+		for _, f := range []Format{Pairs, ""} {
+			check(f, "http://a/\tD\t"+s)
+			check(f, "http://a/\tD\t"+s+" x")
+		}
+		check(Format(s), "x")
+		if _, err := ParseFormat(s); err == nil || strings.Contains(err.Error(), pw) {
+			t.Errorf("ParseFormat(%q): %v", s, err)
+		}
+		if _, err := DetectFormat(s); err == nil || strings.Contains(err.Error(), pw) {
+			t.Errorf("DetectFormat(%q): %v", s, err)
+		}
+	}
+	for _, s := range append(jsonShapes, shapes...) {
+		for _, f := range []Format{CDXJ, ""} {
+			check(f, `k 20240101000000 {"url":"http://a/","status":"`+s+`"}`)
+		}
+	}
+	if n < 250 {
+		t.Fatalf("%d errors: the scan hardly ran", n)
+	}
+}

@@ -103,3 +103,19 @@ func lastAt(s string) int {
 	}
 	return last
 }
+
+// redactField returns a field of an index line that is no URL (a
+// timestamp, a status, a CDX header's field code, a format's name) with
+// everything before its last "@" masked (or before the last sequence
+// lastAt finds, or a JSON escape "\u0040"): a field that holds one is a
+// piece of a URL that the line's layout cut out of place (a URL with a
+// space in it shifts the fields that follow), whose userinfo may start
+// anywhere before it, after a "?", a "#" or a "/" that redact takes for
+// the end of an authority, or after a quote.
+func redactField(s string) string {
+	last := max(lastAt(s), strings.LastIndex(s, `\u0040`))
+	if last < 0 {
+		return s
+	}
+	return passwordMask + s[last:]
+}

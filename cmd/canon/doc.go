@@ -161,6 +161,9 @@
 //		JSON object a line (package learn's Finding): learned, refused
 //		or a near miss, why, its pairs of captures, how many agreed,
 //		how many disagreements were explained, and counterexamples.
+//		A set's last line is its verdict: one learned on a domain and
+//		left out of its rule because a subdomain uses one of its names
+//		comes again, refused, after the subdomain's lines.
 //	-list-profiles
 //		Print each profile with its steps and, on the next line, its key
 //		version (canon.Profile.KeyVersion), then, when -steps or -rules

@@ -48,7 +48,7 @@ func checkLearnFlags(cfg *config) error {
 	}
 	if cfg.learnInput != "" {
 		if _, err := learn.ParseFormat(cfg.learnInput); err != nil {
-			return fmt.Errorf("-learn-input %q: want one of %s", cfg.learnInput, learnFormats())
+			return fmt.Errorf("-learn-input %s: want one of %s", quoteInput([]byte(cfg.learnInput)), learnFormats())
 		}
 	}
 	return nil
@@ -168,7 +168,7 @@ func runLearn(cfg *config, in io.Reader, stdout, stderr io.Writer) int {
 func printLearnSummary(w io.Writer, st learn.Stats, read, malformed, ruleHosts int, refused []learn.Finding) {
 	sampled := ""
 	if st.Sampled > 0 {
-		sampled = fmt.Sprintf(", %d out of the sample of a host with more than 100000", st.Sampled)
+		sampled = fmt.Sprintf(", %d out of the sample of a host with more than 100000 captures or 64 MiB of them", st.Sampled)
 	}
 	fmt.Fprintf(w, "canon: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL%s): rules for %d hosts\n",
 		read, malformed, st.Status, st.NoDigest, st.EmptyPayload, st.Invalid+st.NoHost, sampled, ruleHosts)

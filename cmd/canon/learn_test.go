@@ -182,6 +182,15 @@ func TestLearnUsage(t *testing.T) {
 			t.Errorf("canon %s: exit %d, stderr %q, want 2 and %q", strings.Join(c.args, " "), code, errOut, c.says)
 		}
 	}
+	// A format's name that holds a password (a URL given to the wrong
+	// flag) is quoted without it.
+	const pw = "s3cr3tPw"
+	for _, name := range []string{"http://u:" + pw + "@h/", "u:" + pw + "@h", "a?b=http://u:" + pw + "@h/", "u:" + pw + "%40h"} {
+		_, errOut, code := canonCmd(t, "", "-learn", "-learn-input", name)
+		if code != 2 || strings.Contains(errOut, pw) || !strings.Contains(errOut, "want one of") {
+			t.Errorf("canon -learn -learn-input %q: exit %d, stderr %q, want 2 and no password", name, code, errOut)
+		}
+	}
 }
 
 // The cases of "What was found" in the review of the learner, each run
@@ -674,5 +683,16 @@ func TestLearnInterrupted(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("%s holds %v after the interrupt", tmp, left)
+	}
+}
+
+// TestLearnSummarySampled: the summary's count of the captures a sample
+// left out names both bounds of a host's sample (a host of fewer than
+// 100000 captures is sampled when they take more than 64 MiB).
+func TestLearnSummarySampled(t *testing.T) {
+	var b bytes.Buffer
+	printLearnSummary(&b, learn.Stats{Captures: 12, Sampled: 3, Hosts: 1}, 12, 0, 0, nil)
+	if !strings.Contains(b.String(), ", 3 out of the sample of a host with more than 100000 captures or 64 MiB of them)") {
+		t.Errorf("summary %q", b.String())
 	}
 }

@@ -232,6 +232,7 @@ func TestLearnUsageErrors(t *testing.T) {
 	}{
 		{"no -learn-input", func(c *config) { c.learnInput = "" }},
 		{"unknown -learn-input", func(c *config) { c.learnInput = "warc" }},
+		{"a URL as -learn-input", func(c *config) { c.learnInput = "http://u:s3cr3tPw@h/" }},
 		{"-learn-input in upper case", func(c *config) { c.learnInput = "CDX" }},
 		{"-learn-input without -mode learn", func(c *config) { c.mode = "keys" }},
 		{"the default profile", func(c *config) { c.profile = "rfc3986" }},
@@ -244,8 +245,8 @@ func TestLearnUsageErrors(t *testing.T) {
 	} {
 		cfg := good
 		tc.change(&cfg)
-		if _, err := buildPipeline(context.Background(), &cfg); !errors.Is(err, errUsage) {
-			t.Errorf("%s: err %v, want a usage error", tc.what, err)
+		if _, err := buildPipeline(context.Background(), &cfg); !errors.Is(err, errUsage) || strings.Contains(err.Error(), "s3cr3tPw") {
+			t.Errorf("%s: err %v, want a usage error without a password", tc.what, err)
 		}
 	}
 	for _, change := range []func(*config){

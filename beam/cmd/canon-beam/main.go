@@ -448,7 +448,10 @@ func checkLearn(cfg *config, prof canon.Profile) error {
 	case cfg.learnInput == "":
 		return usageError("-mode learn needs -learn-input, the captures' format: %s", learnFormats())
 	case !slices.Contains(learn.Formats(), learn.Format(cfg.learnInput)):
-		return usageError("-learn-input %q: want one of %s", cfg.learnInput, learnFormats())
+		// (learn.ParseFormat's error quotes the name with any password
+		// masked: a URL given to the wrong flag.)
+		_, err := learn.ParseFormat(cfg.learnInput)
+		return usageError("-learn-input: %s", strings.TrimPrefix(err.Error(), "learn: "))
 	case !prof.Has(canon.RemoveTrackingParams) && !prof.Has(canon.RemoveSessionIDs):
 		return usageError("-mode learn: the profile %s has neither RemoveTrackingParams nor RemoveSessionIDs, which read the rules it learns: use -profile crawler, archive or aggressive", cfg.profile)
 	case cfg.base != "" || cfg.pairs:
@@ -703,7 +706,7 @@ func printLearnSummary(w io.Writer, res beam.PipelineResult, cfg *config) {
 	}
 	sampled := ""
 	if n["skipped-sampled"] > 0 {
-		sampled = fmt.Sprintf(", %d out of the sample of a host with more than 100000", n["skipped-sampled"])
+		sampled = fmt.Sprintf(", %d out of the sample of a host with more than 100000 captures or 64 MiB of them", n["skipped-sampled"])
 	}
 	fmt.Fprintf(w, "canon-beam: %d captures (%d malformed lines; skipped: %d not status 200, %d without digest, %d empty payload, %d invalid URL%s): rules for %d hosts (%s-*)\n",
 		n["captures"], n["malformed"], n["skipped-status"], n["skipped-no-digest"], n["skipped-empty-payload"], n["no-host"]+n["skipped-invalid"], sampled, n["rule-hosts"], cfg.failuresPrefix())
