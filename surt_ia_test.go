@@ -637,3 +637,49 @@ func TestReadAsSURTFreeForm(t *testing.T) {
 	}
 	t.Logf("%d paths, %d SURTs compared", 2*len(paths), checked)
 }
+
+// TestReadAsSURTDecodesBeforeDots scans the paths of one to four
+// segments under a host, each segment one of "", ".", "..", "%2e",
+// "%2E%2e", "a", "B", "%2F", "a%2Fb", "%252e", "%252E%252e", "%2525":
+// the surt library decodes a path until no escape is left and only then
+// removes its dot segments, so a ".." after "a%2Fb" takes "b" alone, and
+// "%252e" is a "." that a ".." after it does not take. The SURT of
+// Archive's key must be the library's writing of the input, transcribed
+// (surtLibrarySlow).
+func TestReadAsSURTDecodesBeforeDots(t *testing.T) {
+	segs := []string{"", ".", "..", "%2e", "%2E%2e", "a", "B", "%2F", "a%2Fb", "%252e", "%252E%252e", "%2525"}
+	var paths []string
+	var grow func(p string, n int)
+	grow = func(p string, n int) {
+		if n > 0 {
+			paths = append(paths, p)
+		}
+		if n == 4 {
+			return
+		}
+		for _, s := range segs {
+			grow(p+"/"+s, n+1)
+		}
+	}
+	grow("", 0)
+	failed := 0
+	for _, path := range paths {
+		in := "http://h.example" + path
+		key, err := Normalize(in, Archive)
+		if err != nil {
+			t.Fatalf("Normalize(%q, Archive): %v", in, err)
+		}
+		surt, err := SURT(key)
+		if slow := surtLibrarySlow(in); err != nil || surt != slow {
+			if failed++; failed <= 20 {
+				t.Errorf("SURT(Normalize(%q, Archive)) = %q (key %q), %v; the surt library's writing of the input, transcribed, gives %q", in, surt, key, err, slow)
+			}
+		}
+		if again, err := Normalize(key, Archive); err != nil || again != key {
+			t.Errorf("Normalize(%q, Archive) = %q, not a fixed point: %q, %v", in, key, again, err)
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d paths differ", failed, len(paths))
+	}
+}
