@@ -640,14 +640,16 @@ func TestReadAsSURTFreeForm(t *testing.T) {
 
 // TestReadAsSURTDecodesBeforeDots scans the paths of one to four
 // segments under a host, each segment one of "", ".", "..", "%2e",
-// "%2E%2e", "a", "B", "%2F", "a%2Fb", "%252e", "%252E%252e", "%2525":
-// the surt library decodes a path until no escape is left and only then
-// removes its dot segments, so a ".." after "a%2Fb" takes "b" alone, and
-// "%252e" is a "." that a ".." after it does not take. The SURT of
-// Archive's key must be the library's writing of the input, transcribed
-// (surtLibrarySlow).
+// "%2E%2e", "a", "B", "%2F", "a%2Fb", "%252e", "%252E%252e", "%2525",
+// "%2%65", "a%%32%46b": the surt library decodes a path until no escape
+// is left and only then removes its dot segments, so a ".." after
+// "a%2Fb" takes "b" alone, and "%252e" (or "%2%65") is a "." that a ".."
+// after it does not take. The SURT of Archive's key must be the
+// library's writing of the input, transcribed (surtLibrarySlow), and
+// the key a fixed point, as must the key of a profile whose
+// DecodeUnreserved decodes "%2e" before DecodePathRepeatedly runs.
 func TestReadAsSURTDecodesBeforeDots(t *testing.T) {
-	segs := []string{"", ".", "..", "%2e", "%2E%2e", "a", "B", "%2F", "a%2Fb", "%252e", "%252E%252e", "%2525"}
+	segs := []string{"", ".", "..", "%2e", "%2E%2e", "a", "B", "%2F", "a%2Fb", "%252e", "%252E%252e", "%2525", "%2%65", "a%%32%46b"}
 	var paths []string
 	var grow func(p string, n int)
 	grow = func(p string, n int) {
@@ -662,6 +664,7 @@ func TestReadAsSURTDecodesBeforeDots(t *testing.T) {
 		}
 	}
 	grow("", 0)
+	unreserved := MustProfile(ParseWHATWG, DecodeUnreserved, DecodePathRepeatedly, ReadAsSURT)
 	failed := 0
 	for _, path := range paths {
 		in := "http://h.example" + path
@@ -677,6 +680,11 @@ func TestReadAsSURTDecodesBeforeDots(t *testing.T) {
 		}
 		if again, err := Normalize(key, Archive); err != nil || again != key {
 			t.Errorf("Normalize(%q, Archive) = %q, not a fixed point: %q, %v", in, key, again, err)
+		}
+		if key, err := Normalize(in, unreserved); err != nil {
+			t.Errorf("Normalize(%q, %v): %v", in, unreserved, err)
+		} else if again, err := Normalize(key, unreserved); err != nil || again != key {
+			t.Errorf("Normalize(%q, %v) = %q, not a fixed point: %q, %v", in, unreserved, key, again, err)
 		}
 	}
 	if failed > 0 {
