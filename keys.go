@@ -181,7 +181,7 @@ func (k *keyPass) passes(keys uint64) {
 	}
 	// The Rules for the key's host, now that no pass changes the host.
 	k.rs = hostRules(u, k.pl)
-	if keys&(1<<DecodePathRepeatedly) != 0 && k.hierarchical() && k.pathFacts().pct {
+	if keys&(1<<DecodePathRepeatedly) != 0 && k.hierarchical() && (k.pathFacts().pct || k.surtDotsLeft()) {
 		k.decodeRepeatedly(u.pathStart, u.pathEnd, setPath)
 		k.path.valid = false
 	}
@@ -746,7 +746,7 @@ func (k *keyPass) decodeRepeatedly(i, j int, set uint16) {
 	if !isPath {
 		lowered = k.pl.has(LowercaseQuery)
 	}
-	if !decodingChanges(u.str()[i:j], set, isPath && !k.freeForm(), lowered) {
+	if !decodingChanges(u.str()[i:j], set, isPath && !k.freeForm(), lowered) && !(isPath && k.surtDotsLeft()) {
 		return // (read only: the key is not copied)
 	}
 	b := k.own()
@@ -770,6 +770,22 @@ func (k *keyPass) decodeRepeatedly(i, j int, set uint16) {
 		w.guard(from)
 	}
 	u.splice(i, j, from)
+}
+
+// surtDotsLeft reports whether the key's path, one with a host under
+// ReadAsSURT, holds a dot segment: whatwgPath leaves those of a path with
+// an escape to DecodePathRepeatedly, and a step before it may have
+// decoded every escape already (DecodeUnreserved: "/%2e" is "/.").
+// A ".." first, above the root, is one the parser kept, which stays.
+func (k *keyPass) surtDotsLeft() bool {
+	if !k.pl.surtRead || k.freeForm() {
+		return false
+	}
+	path := k.u.str()[k.u.pathStart:k.u.pathEnd]
+	if strings.HasPrefix(path, "/..") && (len(path) == 3 || path[3] == '/') {
+		path = path[3:]
+	}
+	return hasDotSegment(path)
 }
 
 // decodingChanges reports whether decodeRepeatedly changes the component

@@ -105,7 +105,7 @@ var stepRuleVersions = [numSteps]int{
 	SortQuery:             2,
 	SortQueryPairs:        2,
 	ParseSafeBrowsing:     2,
-	ReadAsSURT:            2,
+	ReadAsSURT:            3,
 }
 
 // profileRuleVersions is the rule version of each predefined profile, the
@@ -122,7 +122,7 @@ var profileRuleVersions = map[string]int{
 	"POWDER":     6,
 	"WHATWG":     3,
 	"Crawler":    6,
-	"Archive":    9,
+	"Archive":    10,
 	"Aggressive": 7,
 
 	// Google Safe Browsing's canonicalization (safebrowsing.go).

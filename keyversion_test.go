@@ -66,6 +66,7 @@ var recordedStepDigests = map[string]string{
 	"archive/8":    "5447edec5eb0",
 	"archive/9":    "8b47a053e911",
 	"aggressive/7": "b780908b15d9",
+	"archive/10":   "356623d386ed",
 
 	"safebrowsing/1": "b5ee7314c212",
 	"safebrowsing/2": "884d2050452c",

@@ -245,6 +245,10 @@ func (u *url) scanTail(s string, pl *plan, k int, kind schemeKind) bool {
 	dots := pl.dots == dotsRFC3986 || pl.dots == dotsWHATWG
 	dotSeen := false // a dot segment, for RFC 1808's rule
 	from := k        // the input not yet written
+	// Under ReadAsSURT with DecodePathRepeatedly, a dot segment after an
+	// escape is the engine's, which leaves it to that step (whatwgPath).
+	escapeSeen := false
+	surtDecodes := pl.surtRead && pl.has(DecodePathRepeatedly)
 	for k < n {
 		k = span(s, k, fPath)
 		if k == n {
@@ -256,8 +260,8 @@ func (u *url) scanTail(s string, pl *plan, k int, kind schemeKind) bool {
 			if seg := dotSegmentAt(s, k); seg > 0 {
 				if dots {
 					w.run(from, k)
-					if seg == 2 && pl.surtRead && w.length()-pathAt == 1 {
-						return false // a ".." above the root, which ReadAsSURT keeps: the engine's
+					if seg == 2 && pl.surtRead && w.length()-pathAt == 1 || escapeSeen && surtDecodes {
+						return false // a ".." above the root, which ReadAsSURT keeps, or a dot segment DecodePathRepeatedly removes: the engine's
 					}
 					dropDotSegment(w, pathAt, seg)
 					if k += seg; k < n && s[k] == '/' {
@@ -271,6 +275,7 @@ func (u *url) scanTail(s string, pl *plan, k int, kind schemeKind) bool {
 			k++
 			continue
 		case '%':
+			escapeSeen = true
 			decoded, ok := u.scanEscape(s, pl, k, &from)
 			if !ok || pl.dots != dotsNone && decoded == '.' {
 				return false

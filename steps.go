@@ -418,7 +418,11 @@ const ParseSafeBrowsing Step = 41
 //     (CollapseSlashes, and DecodePathRepeatedly's removal of the dot
 //     segments it decodes) leave such a path alone; in a path with a
 //     host, a ".." above the root is a segment, as normalizePath keeps
-//     it ("/../x" stays; "/../../x" is "/x");
+//     it ("/../x" stays; "/../../x" is "/x"), and with
+//     DecodePathRepeatedly the dot segments of a path with a host and
+//     an escape go once that step has decoded it, as the library
+//     decodes a path until no escape is left before normalizePath
+//     ("/a%2Fb/../c" is "/a/c", "/%252e/.." is "/..");
 //   - a "\" in the path of a special URL after its first byte is a
 //     byte of its segment, written "%5C", not a separator, as the
 //     library reads "/" alone (the path "/a\b" is "/a%5Cb"); one

@@ -637,3 +637,120 @@ func TestReadAsSURTFreeForm(t *testing.T) {
 	}
 	t.Logf("%d paths, %d SURTs compared", 2*len(paths), checked)
 }
+
+// TestReadAsSURTDecodesBeforeDots scans the paths of one to four
+// segments under a host, each segment one of "", ".", "..", "%2e",
+// "%2E%2e", "a", "B", "%2F", "a%2Fb", "%252e", "%252E%252e", "%2525",
+// "%2%65", "a%%32%46b": the surt library decodes a path until no escape
+// is left and only then removes its dot segments, so a ".." after
+// "a%2Fb" takes "b" alone, and "%252e" (or "%2%65") is a "." that a ".."
+// after it does not take. The SURT of Archive's key must be the
+// library's writing of the input, transcribed (surtLibrarySlow), and
+// the key a fixed point, as must the key of a profile whose
+// DecodeUnreserved decodes "%2e" before DecodePathRepeatedly runs.
+func TestReadAsSURTDecodesBeforeDots(t *testing.T) {
+	segs := []string{"", ".", "..", "%2e", "%2E%2e", "a", "B", "%2F", "a%2Fb", "%252e", "%252E%252e", "%2525", "%2%65", "a%%32%46b"}
+	var paths []string
+	var grow func(p string, n int)
+	grow = func(p string, n int) {
+		if n > 0 {
+			paths = append(paths, p)
+		}
+		if n == 4 {
+			return
+		}
+		for _, s := range segs {
+			grow(p+"/"+s, n+1)
+		}
+	}
+	grow("", 0)
+	unreserved := MustProfile(ParseWHATWG, DecodeUnreserved, DecodePathRepeatedly, ReadAsSURT)
+	failed := 0
+	for _, path := range paths {
+		in := "http://h.example" + path
+		key, err := Normalize(in, Archive)
+		if err != nil {
+			t.Fatalf("Normalize(%q, Archive): %v", in, err)
+		}
+		surt, err := SURT(key)
+		if slow := surtLibrarySlow(in); err != nil || surt != slow {
+			if failed++; failed <= 20 {
+				t.Errorf("SURT(Normalize(%q, Archive)) = %q (key %q), %v; the surt library's writing of the input, transcribed, gives %q", in, surt, key, err, slow)
+			}
+		}
+		if again, err := Normalize(key, Archive); err != nil || again != key {
+			t.Errorf("Normalize(%q, Archive) = %q, not a fixed point: %q, %v", in, key, again, err)
+		}
+		if key, err := Normalize(in, unreserved); err != nil {
+			t.Errorf("Normalize(%q, %v): %v", in, unreserved, err)
+		} else if again, err := Normalize(key, unreserved); err != nil || again != key {
+			t.Errorf("Normalize(%q, %v) = %q, not a fixed point: %q, %v", in, unreserved, key, again, err)
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d paths differ", failed, len(paths))
+	}
+}
+
+// TestSURTLibraryHandFound holds Archive to the departures from the surt
+// library that docs/deviations.md lists as found by hand (no line of the
+// corpus or the held-out sets shows them): for each input, the key the
+// library 0.3.1 printed (run on it, as testdata/surt-ia's keys were
+// made) and Archive's SURT, which must differ, and the page must show
+// the input and the library's key.
+func TestSURTLibraryHandFound(t *testing.T) {
+	b, err := os.ReadFile("docs/deviations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Join(strings.Fields(string(b)), " ")
+	for _, c := range []struct{ in, library, archive string }{
+		{"http://www.1113982867../", "1113982867)/", "147,7,102,66)/"},
+		{"foo://0X7F./x", "0x7f)/x", ",0X7F)/x"},
+		{"foo://%31%32%37.0.0.1/x", "1,0,0,127)/x", "1,0,0,%31%32%37)/x"},
+		{"http://www.www.example.com/", "com,example,www)/", "com,example)/"},
+		// A special URL without "//".
+		{"ws:/example.com/a", "ws:/example.com/a", "com,example)/a"},
+		{"HTTP:/example.com/", "HTTP:/example.com", "com,example)/"},
+		{"file:example.com/a", "file:example.com/a", "file:/example.com/a"},
+		{"http:example.com:8080/", "com:8080,example)/", "com,example:8080)/"},
+		{"http:/user@example.com/", "com,user@example)/", "com,example)/"},
+		// A host and port without a scheme.
+		{"example.com:8080/a", "example.com:8080/a", "com,example:8080)/a"},
+		// IPv6 addresses.
+		{"http://[2001:db8:0:0:0:0:0:1]/", "2001:db8:0:0:0:0:0:1)/", "2001:db8::1)/"},
+		{"http://[::ffff:1.2.3.4]/", "4,3,2,::ffff:1)/", "::ffff:102:304)/"},
+		// "www" of a dns: URL with an authority.
+		{"dns://www.example.com/", "com,example,www)/", "com,example)/"},
+	} {
+		key, err := Normalize(c.in, Archive)
+		got := ""
+		if err == nil {
+			got, err = SURT(key)
+		}
+		if err != nil || got != c.archive {
+			t.Errorf("SURT(Normalize(%q, Archive)) = %q, %v; want %q", c.in, got, err, c.archive)
+		}
+		if got == c.library {
+			t.Errorf("SURT(Normalize(%q, Archive)) = %q, the library's key: no departure to document", c.in, got)
+		}
+		for _, s := range []string{c.in, c.library} {
+			if !strings.Contains(doc, "`"+s+"`") {
+				t.Errorf("docs/deviations.md does not show `%s` (the library's %q -> %q, Archive's %q)", s, c.in, c.library, c.archive)
+			}
+		}
+	}
+	// Equal: a lowercase http or https scheme without "//" and a host
+	// without port or userinfo after it (which the library reads as the
+	// first segment of the path, and then as the host).
+	for _, c := range [][2]string{{"http:/x", "x)/"}, {"https:x", "x)/"}, {"https:/example.com/", "com,example)/"}} {
+		key, err := Normalize(c[0], Archive)
+		got := ""
+		if err == nil {
+			got, err = SURT(key)
+		}
+		if err != nil || got != c[1] {
+			t.Errorf("SURT(Normalize(%q, Archive)) = %q, %v; surt 0.3.1 = %q", c[0], got, err, c[1])
+		}
+	}
+}

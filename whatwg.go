@@ -356,7 +356,12 @@ func (e *engine) whatwgPath(pathAt int) {
 	}
 	// A path without a host is free-form to the surt library: under
 	// ReadAsSURT its "." and ".." segments are segments like any other.
-	dots := !e.pl.surtRead || !e.u.hostlessPath()
+	// With a host and an escape, and DecodePathRepeatedly to come, they
+	// stay for that step to remove (decodeRepeatedly): the library
+	// decodes the path until no escape is left before it removes them, so
+	// that a ".." after "a%2Fb" takes "b" alone and "%252e" is a "." that
+	// a ".." after it does not take.
+	dots := !e.pl.surtRead || !e.u.hostlessPath() && !(e.pl.has(DecodePathRepeatedly) && strings.IndexByte(s[i:j], '%') >= 0)
 	for {
 		k := i
 		for k < j && s[k] != '/' && s[k] != sep {
