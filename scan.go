@@ -227,6 +227,28 @@ func scanPort(s string, colon int) (end, value int) {
 	return k, v
 }
 
+// surtDotsEngine reports whether a dot segment at s[k] of a path is the
+// engine's under ReadAsSURT: a ".." above the root (atRoot), which
+// ReadAsSURT keeps, or, with DecodePathRepeatedly, a dot segment after an
+// escape of the path, which whatwgPath leaves to that step (the library
+// decodes the path before its dot segments go). *read is where the path
+// has been read for "%" up to, by earlier calls of the scan: each byte is
+// read once, however many dot segments there are, and the scan loop
+// itself carries no state for this rare branch.
+func surtDotsEngine(s string, pl *plan, k, seg int, atRoot bool, read *int) bool {
+	if seg == 2 && atRoot {
+		return true
+	}
+	if !pl.has(DecodePathRepeatedly) {
+		return false
+	}
+	if strings.IndexByte(s[*read:k], '%') >= 0 {
+		return true
+	}
+	*read = k
+	return false
+}
+
 // scanTail scans and writes the path, the query and the fragment from
 // s[k] on, and sets their offsets in e.u. It reports false where it stops
 // before the end.
@@ -243,12 +265,9 @@ func (u *url) scanTail(s string, pl *plan, k int, kind schemeKind) bool {
 	// rare case is the engine's.
 	pathAt, pathIn := w.length(), k // where the path starts in the output and the input
 	dots := pl.dots == dotsRFC3986 || pl.dots == dotsWHATWG
-	dotSeen := false // a dot segment, for RFC 1808's rule
-	from := k        // the input not yet written
-	// Under ReadAsSURT with DecodePathRepeatedly, a dot segment after an
-	// escape is the engine's, which leaves it to that step (whatwgPath).
-	escapeSeen := false
-	surtDecodes := pl.surtRead && pl.has(DecodePathRepeatedly)
+	dotSeen := false   // a dot segment, for RFC 1808's rule
+	from := k          // the input not yet written
+	escapesReadTo := k // the path read for "%" (surtDotsEngine)
 	for k < n {
 		k = span(s, k, fPath)
 		if k == n {
@@ -260,8 +279,8 @@ func (u *url) scanTail(s string, pl *plan, k int, kind schemeKind) bool {
 			if seg := dotSegmentAt(s, k); seg > 0 {
 				if dots {
 					w.run(from, k)
-					if seg == 2 && pl.surtRead && w.length()-pathAt == 1 || escapeSeen && surtDecodes {
-						return false // a ".." above the root, which ReadAsSURT keeps, or a dot segment DecodePathRepeatedly removes: the engine's
+					if pl.surtRead && surtDotsEngine(s, pl, k, seg, w.length()-pathAt == 1, &escapesReadTo) {
+						return false // ReadAsSURT's: the engine's
 					}
 					dropDotSegment(w, pathAt, seg)
 					if k += seg; k < n && s[k] == '/' {
@@ -275,7 +294,6 @@ func (u *url) scanTail(s string, pl *plan, k int, kind schemeKind) bool {
 			k++
 			continue
 		case '%':
-			escapeSeen = true
 			decoded, ok := u.scanEscape(s, pl, k, &from)
 			if !ok || pl.dots != dotsNone && decoded == '.' {
 				return false
