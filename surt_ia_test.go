@@ -583,20 +583,7 @@ func boolInt(b bool) int {
 // authority, starts with "//" (the key's "/." guard).
 func TestReadAsSURTFreeForm(t *testing.T) {
 	segs := []string{"", ".", "..", "%2e", "%2E%2e", "a", "B", "%2F"}
-	var paths []string
-	var grow func(p string, n int)
-	grow = func(p string, n int) {
-		if n > 0 {
-			paths = append(paths, p)
-		}
-		if n == 4 {
-			return
-		}
-		for _, s := range segs {
-			grow(p+"/"+s, n+1)
-		}
-	}
-	grow("", 0)
+	paths := segmentPaths(segs, 4)
 	decode := strings.NewReplacer("%2e", ".", "%2E", ".", "%2F", "/")
 	checked := 0
 	for _, prefix := range []string{"file://", "foo:"} {
@@ -638,6 +625,26 @@ func TestReadAsSURTFreeForm(t *testing.T) {
 	t.Logf("%d paths, %d SURTs compared", 2*len(paths), checked)
 }
 
+// segmentPaths returns every path of one to max segments, each segment
+// one of segs ("/a", "/a/b", ...), shorter paths first within a prefix.
+func segmentPaths(segs []string, max int) []string {
+	var paths []string
+	var grow func(p string, n int)
+	grow = func(p string, n int) {
+		if n > 0 {
+			paths = append(paths, p)
+		}
+		if n == max {
+			return
+		}
+		for _, s := range segs {
+			grow(p+"/"+s, n+1)
+		}
+	}
+	grow("", 0)
+	return paths
+}
+
 // TestReadAsSURTDecodesBeforeDots scans the paths of one to four
 // segments under a host, each segment one of "", ".", "..", "%2e",
 // "%2E%2e", "a", "B", "%2F", "a%2Fb", "%252e", "%252E%252e", "%2525",
@@ -650,20 +657,7 @@ func TestReadAsSURTFreeForm(t *testing.T) {
 // DecodeUnreserved decodes "%2e" before DecodePathRepeatedly runs.
 func TestReadAsSURTDecodesBeforeDots(t *testing.T) {
 	segs := []string{"", ".", "..", "%2e", "%2E%2e", "a", "B", "%2F", "a%2Fb", "%252e", "%252E%252e", "%2525", "%2%65", "a%%32%46b"}
-	var paths []string
-	var grow func(p string, n int)
-	grow = func(p string, n int) {
-		if n > 0 {
-			paths = append(paths, p)
-		}
-		if n == 4 {
-			return
-		}
-		for _, s := range segs {
-			grow(p+"/"+s, n+1)
-		}
-	}
-	grow("", 0)
+	paths := segmentPaths(segs, 4)
 	unreserved := MustProfile(ParseWHATWG, DecodeUnreserved, DecodePathRepeatedly, ReadAsSURT)
 	failed := 0
 	for _, path := range paths {
